@@ -76,11 +76,13 @@ def _steps() -> list[tuple[str, Callable[[BuildContext], None]]]:
     # Imported here so that a step's import errors name the step.
     from . import load_cr, schema
 
-    return [
+    steps = [
         ("schema", lambda ctx: schema.create_cr_tables(ctx.db)),
         ("English CR", load_cr.load_english_cr),
-        ("finish CR", lambda ctx: schema.finish_cr_tables(ctx.db)),
     ]
+    # Steps of other sources (one line each), before indexes and FTS are built.
+    steps.append(("finish CR", lambda ctx: schema.finish_cr_tables(ctx.db)))
+    return steps
 
 
 def _write_problems(ctx: BuildContext) -> None:

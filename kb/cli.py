@@ -1,0 +1,231 @@
+"""The ``kb`` command line: each command parses options, calls one library function and prints.
+
+Named library errors (``RuleNotFound``, ``UnknownRelease``, ``DatabaseNotFound``,
+``BuildFailed``, ``CorpusNotFound``) become one-sentence errors and exit code 1.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+
+import click
+
+from . import rules as rules_lib
+from .build import BuildFailed, build_database
+from .database import DatabaseNotFound, RuleNotFound, UnknownRelease, db_path, open_db
+from .options import corpus_option, db_option, json_option, release_option, resolve_corpus
+from .search import fts_query, search, search_sql
+
+_USER_ERRORS = (DatabaseNotFound, RuleNotFound, UnknownRelease, BuildFailed)
+
+
+def _open(db: str | None):
+    try:
+        return open_db(db)
+    except DatabaseNotFound as e:
+        raise click.ClickException(str(e)) from None
+
+
+def _echo_json(data) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+@click.group()
+@click.version_option(package_name="mtg-rules-kb")
+def cli():
+    """Magic: The Gathering Comprehensive Rules knowledge base (English and Japanese).
+
+    Build the database once, then read, search and serve it:
+
+        kb build && kb rule 701.57a && kb search "discover" && kb serve
+    """
+
+
+@cli.command()
+@corpus_option
+@db_option
+@click.option("--keep-going", is_flag=True,
+              help="Record unreadable source files as ingest problems instead of failing.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def build(corpus, db, keep_going, quiet):
+    """Build the database from the corpus (all CR releases), atomically.
+
+    The database is written to a temporary file and renamed over --db only when
+    the build succeeds; a failed build leaves the previous database untouched.
+
+    Example:
+
+        kb build --corpus ../shared/corpus --db kb.db
+    """
+    where = resolve_corpus(corpus)
+    target = db_path(db)
+    try:
+        summary = build_database(target, where, show_progress=not quiet, keep_going=keep_going)
+    except BuildFailed as e:
+        raise click.ClickException(f"build failed: {e} (previous database at {target} left as it was)") from None
+    counts = ", ".join(f"{n} {t}" for t, n in summary.counts.items() if n)
+    click.echo(f"Built {summary.path} in {summary.seconds:.1f}s from {where}: {counts}.")
+    if summary.warnings or summary.errors:
+        click.echo(
+            f"{summary.warnings} warnings and {summary.errors} errors kept in the ingest_problems table "
+            "(see: kb problems).", err=True
+        )
+
+
+@cli.command()
+@click.argument("number")
+@release_option
+@click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True)
+@db_option
+@json_option
+def rule(number, release, lang, db, as_json):
+    """Print a rule with its subrules and examples.
+
+    NUMBER is a rule number (701, 701.57, 701.57a) or a keyword title (Discover).
+
+    Example:
+
+        kb rule 701.57a --json
+    """
+    database = _open(db)
+    try:
+        found = rules_lib.find_rule(database, number, release=release, lang=lang)
+    except (RuleNotFound, UnknownRelease) as e:
+        raise click.ClickException(str(e)) from None
+    if as_json:
+        _echo_json([item.as_dict() for item in found])
+        return
+    for item in found:
+        indent = "" if item.kind in ("rule", "numbered") else "  "
+        head = f"{item.number}. {item.title}" if item.title else f"{item.number} {item.text}"
+        click.secho(textwrap.fill(head, 100, initial_indent=indent, subsequent_indent=indent + "  "),
+                    bold=item.kind != "subrule")
+        if item.title and item.text:
+            click.echo(textwrap.fill(item.text, 100, initial_indent=indent + "  ", subsequent_indent=indent + "  "))
+        for example in item.examples:
+            click.echo(textwrap.fill("Example: " + example, 100, initial_indent=indent + "    ",
+                                     subsequent_indent=indent + "    "))
+    click.echo(f"\n(release {found[0].release}, {found[0].lang})", err=True)
+
+
+@cli.command("search")
+@click.argument("query")
+@click.option("--section", help="Only rules under this number (7, 701, 701.57).")
+@release_option
+@click.option("--lang", type=click.Choice(["en", "ja", "any"]), default="any", show_default=True,
+              help="Language of the text searched.")
+@click.option("--limit", type=click.IntRange(1, 500), default=10, show_default=True)
+@click.option("--sql", "show_sql", is_flag=True, help="Print the SQL and parameters instead of running it.")
+@db_option
+@json_option
+def search_command(query, section, release, lang, limit, show_sql, db, as_json):
+    """Full-text search over rules, examples and glossary, best hits first.
+
+    Example:
+
+        kb search "discover" --section 701 --json
+    """
+    lang_param = None if lang == "any" else lang
+    if show_sql:
+        click.echo(search_sql())
+        _echo_json({"query": fts_query(query), "release": release, "lang": lang_param,
+                    "section": section, "limit": limit})
+        return
+    database = _open(db)
+    try:
+        hits = search(database, query, release=release, lang=lang_param, section=section, limit=limit)
+    except UnknownRelease as e:
+        raise click.ClickException(str(e)) from None
+    if as_json:
+        _echo_json([hit.as_dict() for hit in hits])
+        return
+    if not hits:
+        click.echo(f"No hits for {query!r}.", err=True)
+        sys.exit(1)
+    for hit in hits:
+        label = hit.number or "-"
+        what = {"rule": "", "example": " (example)", "glossary": f" (glossary: {hit.title})"}[hit.kind]
+        click.secho(f"{label}{what}  [{hit.release} {hit.lang}]", bold=True)
+        click.echo(textwrap.fill(hit.snippet.replace("\n", " "), 100, initial_indent="  ", subsequent_indent="  "))
+
+
+@cli.command()
+@db_option
+@json_option
+def releases(db, as_json):
+    """List the releases in the database with their counts.
+
+    Example:
+
+        kb releases --json
+    """
+    rows = [dict(r) for r in _open(db).query(
+        "select release, lang, effective_date, completeness, sections, rules, numbered_rules, subrules, "
+        "examples, glossary_entries, warnings, errors from releases order by release, lang")]
+    if as_json:
+        _echo_json(rows)
+        return
+    for r in rows:
+        click.echo(
+            f"{r['release']} {r['lang']} {r['completeness']:<8} rules {r['rules'] or 0:>4} "
+            f"numbered {r['numbered_rules'] or 0:>5} subrules {r['subrules'] or 0:>5} "
+            f"examples {r['examples'] or 0:>4} glossary {r['glossary_entries'] or 0:>4} "
+            f"warnings {r['warnings'] or 0}"
+        )
+
+
+@cli.command()
+@click.option("--severity", type=click.Choice(["warning", "error"]))
+@release_option
+@db_option
+@json_option
+def problems(severity, release, db, as_json):
+    """List ingest problems (typos repaired, releases that could not be parsed).
+
+    Example:
+
+        kb problems --severity error
+    """
+    rows = [dict(r) for r in _open(db).query(
+        "select source, line, severity, code, message, release, lang from ingest_problems"
+        " where (:severity is null or severity = :severity) and (:release is null or release = :release)"
+        " order by source, line", {"severity": severity, "release": release})]
+    if as_json:
+        _echo_json(rows)
+        return
+    for r in rows:
+        where = f"{r['source']}:{r['line']}" if r["line"] else r["source"]
+        click.echo(f"{where}: {r['severity']}: {r['message']}")
+
+
+@cli.command()
+@click.option("--port", "-p", type=click.IntRange(0, 65535), default=8001, show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True)
+@db_option
+def serve(port, host, db):
+    """Serve the database with Datasette (read-only) and the kb plugin.
+
+    Example:
+
+        kb serve --port 8001
+    """
+    from .serve import serve_database
+
+    path = db_path(db)
+    if not path.exists():
+        raise click.ClickException(f"no database at {path}; build it first with `kb build`")
+    serve_database(path, host=host, port=port)
+
+
+def main() -> None:  # pragma: no cover - console entry point
+    cli()
+
+
+# Commands defined in their own modules, registered here (one line each).
+def _register_commands() -> None:
+    pass
+
+
+_register_commands()
