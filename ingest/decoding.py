@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import codecs
 import gzip
+import io
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,7 +104,9 @@ def read_source(path: str | Path, display_path: str | None = None) -> DecodedSou
     compressed = data[:2] == b"\x1f\x8b"
     if compressed:
         try:
-            data = gzip.decompress(data)
+            # GzipFile, unlike gzip.decompress, notices a truncated stream.
+            with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
+                data = stream.read()
         except (OSError, EOFError, zlib.error) as e:
             raise SourceError(shown, None, f"corrupt gzip data: {e}") from None
     if not data.strip():

@@ -33,6 +33,10 @@ class SourceError(ValueError):
         where = f"{self.path}:{self.line}" if self.line else self.path
         return f"{where}: {self.message}"
 
+    def __reduce__(self):
+        # Errors cross process boundaries (the build parses in a pool).
+        return (SourceError, (self.path, self.line, self.message))
+
 
 @dataclass(frozen=True)
 class Release:

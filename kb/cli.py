@@ -98,7 +98,7 @@ def rule(number, release, lang, db, as_json):
         _echo_json([item.as_dict() for item in found])
         return
     for item in found:
-        indent = "" if item.kind in ("rule", "numbered") else "  "
+        indent = "  " if item.kind == "subrule" and found[0].kind != "subrule" else ""
         head = f"{item.number}. {item.title}" if item.title else f"{item.number} {item.text}"
         click.secho(textwrap.fill(head, 100, initial_indent=indent, subsequent_indent=indent + "  "),
                     bold=item.kind != "subrule")
