@@ -85,8 +85,8 @@ def check_numbering(printed: list[str]) -> tuple[list[str], list[tuple[int, str]
     letter = ""
     seen: set[str] = set()
     for i, number in enumerate(printed):
-        kind = "subrule" if re.fullmatch(r"\d{3}\.\d*[a-z]", number) else _kind(number)
         head, sub, let = _split(number)
+        kind = "subrule" if let else ("rule" if sub is None else "numbered")
         expected: str | None = None
         if kind == "subrule":
             nxt = _next_letter(letter)
@@ -123,8 +123,9 @@ def check_numbering(printed: list[str]) -> tuple[list[str], list[tuple[int, str]
             notes.append((i, f"{use} appears twice"))
         seen.add(use)
         fixed.append(use)
-        kind = _kind(use) if re.fullmatch(r"\d{3}(\.\d+[a-z]?)?", use) else kind
-        head, sub, let = _split(use)
+        if use != number:
+            head, sub, let = _split(use)
+            kind = "subrule" if let else ("rule" if sub is None else "numbered")
         if kind == "rule":
             rule, numbered, letter = head, "", ""
         elif kind == "numbered":

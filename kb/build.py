@@ -74,14 +74,17 @@ class BuildSummary:
 
 def _steps() -> list[tuple[str, Callable[[BuildContext], None]]]:
     # Imported here so that a step's import errors name the step.
-    from . import load_cr, schema
+    from . import load_cr, load_japanese, schema
 
     steps = [
         ("schema", lambda ctx: schema.create_cr_tables(ctx.db)),
         ("English CR", load_cr.load_english_cr),
     ]
     # Steps of other sources (one line each), before indexes and FTS are built.
+    steps.append(("Japanese CR", load_japanese.load_japanese_cr))
     steps.append(("finish CR", lambda ctx: schema.finish_cr_tables(ctx.db)))
+    # Steps that read the finished CR tables (one line each).
+    steps.append(("search index", lambda ctx: schema.finish_search_current(ctx.db)))
     return steps
 
 

@@ -16,7 +16,7 @@ from . import rules as rules_lib
 from .build import BuildFailed, build_database
 from .database import DatabaseNotFound, RuleNotFound, UnknownRelease, db_path, open_db
 from .options import corpus_option, db_option, json_option, release_option, resolve_corpus
-from .search import fts_query, search, search_sql
+from .search import current_sql, fts_query, search, search_sql
 
 _USER_ERRORS = (DatabaseNotFound, RuleNotFound, UnknownRelease, BuildFailed)
 
@@ -129,7 +129,7 @@ def search_command(query, section, release, lang, limit, show_sql, db, as_json):
     """
     lang_param = None if lang == "any" else lang
     if show_sql:
-        click.echo(search_sql())
+        click.echo(search_sql() if release else current_sql())
         _echo_json({"query": fts_query(query), "release": release, "lang": lang_param,
                     "section": section, "limit": limit})
         return
@@ -148,7 +148,8 @@ def search_command(query, section, release, lang, limit, show_sql, db, as_json):
         label = hit.number or "-"
         what = {"rule": "", "example": " (example)", "glossary": f" (glossary: {hit.title})"}[hit.kind]
         click.secho(f"{label}{what}  [{hit.release} {hit.lang}]", bold=True)
-        click.echo(textwrap.fill(hit.snippet.replace("\n", " "), 100, initial_indent="  ", subsequent_indent="  "))
+        snippet = hit.as_dict()["snippet"].replace("\n", " ")
+        click.echo(textwrap.fill(snippet, 100, initial_indent="  ", subsequent_indent="  "))
 
 
 @cli.command()
@@ -229,3 +230,7 @@ def _register_commands() -> None:
 
 
 _register_commands()
+
+
+if __name__ == "__main__":  # python -m kb.cli
+    cli()

@@ -17,6 +17,7 @@ import re
 from dataclasses import asdict, dataclass
 
 import sqlite_utils
+from markupsafe import Markup, escape
 
 from .database import check_release
 
@@ -53,6 +54,11 @@ def fts_query(query: str) -> str:
     return " ".join(f'"{term}"' for term in terms if term.strip())
 
 
+# Snippets mark matches with control characters no rule text contains, so that
+# brackets in the text ("[Cost]: [Effect]") are never mistaken for marks.
+MARK_START, MARK_END = "\x02", "\x03"
+
+
 @dataclass(frozen=True)
 class Hit:
     """One search result."""
@@ -67,7 +73,14 @@ class Hit:
     rank: float
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        """The hit as plain data; the snippet marks the matched words [like this]."""
+        data = asdict(self)
+        data["snippet"] = self.snippet.replace(MARK_START, "[").replace(MARK_END, "]")
+        return data
+
+    def snippet_html(self) -> Markup:
+        """The snippet, escaped, with the matched words in ``<mark>``."""
+        return Markup(str(escape(self.snippet)).replace(MARK_START, "<mark>").replace(MARK_END, "</mark>"))
 
 
 _SCOPE = """
@@ -82,15 +95,38 @@ _SECTION_FILTER = """
 """
 
 
+CURRENT_SQL = """
+select search_current.kind, search_current.release, search_current.lang, search_current.number,
+       search_current.title, search_current.text,
+       snippet(search_current_fts, 0, char(2), char(3), '…', 16) as snippet,
+       bm25(search_current_fts) as rank
+from search_current_fts join search_current on search_current.rowid = search_current_fts.rowid
+where search_current_fts match :query
+  and (:lang is null or search_current.lang = :lang)
+  and (:section is null or search_current.number = :section or search_current.number like :section || '.%'
+       or search_current.number glob :section || '[a-z]'
+       or (length(:section) = 1 and substr(search_current.number, 1, 1) = :section))
+order by rank limit :limit
+"""
+
+
+def current_sql() -> str:
+    """The SQL of the default search: the newest release of each language, one small index.
+
+    Parameters: ``:query`` (from :func:`fts_query`), ``:lang``, ``:section`` (may be null), ``:limit``.
+    """
+    return CURRENT_SQL
+
+
 def search_sql(kinds: tuple[str, ...] = ("rule", "example", "glossary")) -> str:
-    """The SQL behind :func:`search`, with parameters ``:query`` (an FTS5 expression
-    from :func:`fts_query`), ``:release``, ``:lang``, ``:section`` (each may be null)
-    and ``:limit``."""
+    """The SQL of a search in any release, with parameters ``:query`` (an FTS5
+    expression from :func:`fts_query`, restricted with :func:`scoped`),
+    ``:release``, ``:lang``, ``:section`` (each may be null) and ``:limit``."""
     parts = []
     if "rule" in kinds:
         parts.append(
             "select 'rule' as kind, rules.release, rules.lang, rules.number, rules.title, rules.text,"
-            " snippet(rules_fts, 0, '[', ']', '…', 16) as snippet, bm25(rules_fts) as rank"
+            " snippet(rules_fts, 0, char(2), char(3), '…', 16) as snippet, bm25(rules_fts, 1.0, 0.0) as rank"
             " from rules_fts join rules on rules.rowid = rules_fts.rowid"
             " where rules_fts match :query and" + _SCOPE.format(alias="rules")
             + _SECTION_FILTER.format(col="rules.number")
@@ -98,7 +134,7 @@ def search_sql(kinds: tuple[str, ...] = ("rule", "example", "glossary")) -> str:
     if "example" in kinds:
         parts.append(
             "select 'example', examples.release, examples.lang, examples.rule_number, null, examples.text,"
-            " snippet(examples_fts, 0, '[', ']', '…', 16), bm25(examples_fts)"
+            " snippet(examples_fts, 0, char(2), char(3), '…', 16), bm25(examples_fts, 1.0, 0.0)"
             " from examples_fts join examples on examples.rowid = examples_fts.rowid"
             " where examples_fts match :query and" + _SCOPE.format(alias="examples")
             + _SECTION_FILTER.format(col="examples.rule_number")
@@ -107,12 +143,39 @@ def search_sql(kinds: tuple[str, ...] = ("rule", "example", "glossary")) -> str:
         parts.append(
             "select 'glossary', glossary.release, glossary.lang, json_extract(glossary.rule_refs, '$[0]'),"
             " glossary.term, glossary.definition,"
-            " snippet(glossary_fts, 0, '[', ']', '…', 16), bm25(glossary_fts)"
+            " snippet(glossary_fts, 0, char(2), char(3), '…', 16), bm25(glossary_fts, 1.0, 0.0)"
             " from glossary_fts join glossary on glossary.rowid = glossary_fts.rowid"
             " where glossary_fts match :query and" + _SCOPE.format(alias="glossary")
             + " and (:section is null or json_extract(glossary.rule_refs, '$[0]') like :section || '%')"
         )
     return "\nunion all\n".join(parts) + "\norder by rank limit :limit"
+
+
+def scope_tokens(db: sqlite_utils.Database, release: str | None, lang: str | None) -> list[str]:
+    """The ``search_scope`` tokens (``r20260116en``) of the releases a search covers:
+    ``release`` in ``lang`` (or in every language that has it), else the newest
+    whole release of each language."""
+    if release is not None:
+        rows = db.execute(
+            "select release, lang from releases where release = ? and (? is null or lang = ?)",
+            [release, lang, lang],
+        ).fetchall()
+    else:
+        rows = db.execute(
+            "select max(release), lang from releases where completeness = 'whole'"
+            " and (? is null or lang = ?) group by lang",
+            [lang, lang],
+        ).fetchall()
+    return [f"r{r}{lg}" for r, lg in rows if r]
+
+
+def scoped(expression: str, scopes: list[str]) -> str:
+    """Restrict an FTS5 expression to some releases inside the MATCH itself.
+
+    >>> scoped('"discover"', ["r20260116en", "r20260116ja"])
+    '("discover") AND search_scope : ("r20260116en" OR "r20260116ja")'
+    """
+    return f"({expression}) AND search_scope : (" + " OR ".join(f'"{s}"' for s in scopes) + ")"
 
 
 def search(
@@ -124,12 +187,22 @@ def search(
     section: str | None = None,
     limit: int = 20,
 ) -> list[Hit]:
-    """Ranked hits for ``query`` (best first). An empty query gives no hits."""
+    """Ranked hits for ``query`` (best first). An empty query gives no hits.
+
+    Without ``release``, the newest release of each language is searched
+    (the ``search_current`` index); with it, that release.
+    """
     expression = fts_query(query)
     if not expression:
         return []
+    if release is None:
+        params = {"query": expression, "lang": lang, "section": section, "limit": limit}
+        return [Hit(*row) for row in db.execute(current_sql(), params).fetchall()]
     if release is not None:
         check_release(db, release, lang)
-    params = {"query": expression, "release": release, "lang": lang, "section": section, "limit": limit}
+    scopes = scope_tokens(db, release, lang)
+    if not scopes:
+        return []
+    params = {"query": scoped(expression, scopes), "release": release, "lang": lang, "section": section, "limit": limit}
     rows = db.execute(search_sql(), params).fetchall()
     return [Hit(*row) for row in rows]

@@ -78,7 +78,7 @@ def test_search_input_is_never_fts_syntax(run):
 
 def test_search_sql_flag_prints_the_shared_sql(run):
     result = run("search", "discover", "--sql")
-    assert "rules_fts match :query" in result.output and '"query": "\\"discover\\""' in result.output
+    assert "search_current_fts match :query" in result.output and '"query": "\\"discover\\""' in result.output
 
 
 def test_missing_database_says_how_to_build(tmp_path):

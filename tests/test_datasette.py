@@ -68,3 +68,29 @@ async def test_rule_page_and_json(ds):
     assert bad.status_code == 400
     missing = await ds.client.get("/-/rules/799.99")
     assert missing.status_code == 404
+
+
+async def test_search_page_validates_every_parameter(ds):
+    for query, message in [
+        ("q=x&lang=fr", "lang must be en, ja or any, not 'fr'"),
+        ("q=x&release=2026", "release must be a date as YYYYMMDD, not '2026'"),
+        ("q=x&section=7a", "section must be a rule number such as 7, 701 or 701.57, not '7a'"),
+        ("q=x&limit=1000", "limit must be a whole number from 1 to 100, not '1000'"),
+        ("q=" + "x" * 201, "q is 201 characters long; at most 200 are accepted"),
+        ("q=x&release=20260101", "no release '20260101'"),
+    ]:
+        response = await ds.client.get(f"/-/search.json?{query}")
+        assert response.status_code == 400, query
+        assert message in response.json()["error"]
+        page = await ds.client.get(f"/-/search?{query}")
+        assert page.status_code == 400 and "Traceback" not in page.text
+
+
+async def test_search_page_hits_link_to_rule_pages(ds):
+    data = (await ds.client.get("/-/search.json?q=discover&lang=en")).json()
+    assert data["ok"] and data["hits"][0]["number"].startswith("701.57")
+    page = await ds.client.get("/-/search?q=discover&lang=en")
+    soup = BeautifulSoup(page.text, "html.parser")
+    first = soup.select_one("ol.kb-hits li a")
+    assert first["href"].startswith("/-/rules/701.57")
+    assert soup.select_one("ol.kb-hits mark").text.lower().startswith("discover")

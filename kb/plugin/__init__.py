@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datasette import hookimpl
 
-from . import links, rule_page, sql_functions
+from . import links, rule_page, search_page, sql_functions
 
 
 @hookimpl(trylast=True)
@@ -26,4 +26,4 @@ def render_cell(row, value, column, table, database, datasette):
 
 @hookimpl
 def register_routes():
-    return rule_page.ROUTES
+    return rule_page.ROUTES + search_page.ROUTES
