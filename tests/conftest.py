@@ -65,3 +65,74 @@ def ds(built_db):
 @pytest.fixture(scope="session")
 def db_name(built_db) -> str:
     return built_db.stem
+
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+
+
+@pytest.fixture(scope="session")
+def live_server(built_db):
+    """``datasette serve`` as ``kb serve`` runs it, on a free localhost port; yields its base URL."""
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    from kb.serve import datasette_args, write_metadata
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "datasette", *datasette_args(built_db, write_metadata(built_db), port=port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                httpx.get(f"{base}/-/versions.json", timeout=1)
+                break
+            except httpx.TransportError:
+                if process.poll() is not None:
+                    pytest.fail(f"datasette exited: {process.stderr.read().decode()}", pytrace=False)
+                time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright, headless (no browser download)."""
+    from playwright.sync_api import sync_playwright
+
+    executable = os.environ.get("KB_CHROMIUM", "/usr/bin/chromium")
+    if not Path(executable).exists():
+        pytest.fail(f"{executable} not found: install Debian's chromium (./run test does)", pytrace=False)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=executable, headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """Where browser tests save screenshots for a reviewer (git-ignored)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
