@@ -23,6 +23,8 @@ numbers to use, with a message for every repair or irregularity.
 ['505', '505.4', '505.5', '505.5a']
 >>> check_numbering(["702", "702.31", "702.33", "702.33a"])[0]  # a real gap stays
 ['702', '702.31', '702.33', '702.33a']
+>>> check_numbering(["100", "100.b", "100.1"])[0]  # nothing to repair it to: left for the caller
+['100', '100.b', '100.1']
 """
 
 from __future__ import annotations
@@ -130,7 +132,7 @@ def check_numbering(printed: list[str]) -> tuple[list[str], list[tuple[int, str]
             rule, numbered, letter = head, "", ""
         elif kind == "numbered":
             rule, numbered, letter = head, use, ""
-        else:
+        elif sub:  # an unrepaired "306.b" says nothing about where we are
             numbered, letter = f"{head}.{sub}", let
             rule = head
     return fixed, notes
