@@ -109,7 +109,8 @@ _DEFINITION_NUMBER = re.compile(r"^\d+\.\s")
 _EXAMPLE = re.compile(r"Examples?:\s*(?P<text>.*)")
 _UNDERLINE = re.compile(r"^\s*[-=_]{5,}\s*$")
 _VALID_NUMBER = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
-_HEADING_END = re.compile(r"[.:;!?,”\"’')\]]$")
+_HEADING_END = re.compile(r"[.:;?,”\"’'\]]$")
+_SENTENCE_END = re.compile(r"[.:;!?,”\"’')\]]$")
 
 
 @dataclass
@@ -210,7 +211,8 @@ def _join(parts: list[str], line: str, wrapped: bool) -> None:
 
 
 def _looks_like_title(text: str) -> bool:
-    return len(text) <= 60 and not _HEADING_END.search(text)
+    """A heading such as ``Search``, ``For Mirrodin!`` or ``∞ (Infinity)``, not a sentence."""
+    return len(text) <= 60 and not _HEADING_END.search(text) and not text.endswith(").")
 
 
 def _sort_key(number: str) -> tuple:
@@ -248,7 +250,7 @@ def iter_rule_items(
         m = _ITEM_LINE.match(stripped) if stripped[0].isdigit() else None
         if m and m.group("sub") is None and not m.group("dot"):
             m = None  # "701 cards" is prose, a rule heading has its period
-        if m and wrapped and after and not _HEADING_END.search(after) and current is not None:
+        if m and wrapped and after and not _SENTENCE_END.search(after) and current is not None:
             # "...see rule\n419.8 "Sources of Damage."": the number wraps a sentence.
             _join(current.examples[-1][1] if in_example else current.parts, raw, wrapped)
             continue

@@ -91,10 +91,25 @@ def english_term_key(term: str) -> str:
     >>> english_term_key("You/Your")
     'you, your'
     """
-    key = _SENSE_MARKER.sub("", term)
+    key = _SENSE_MARKER.sub("", term).replace("’", "'")
     key = re.sub(r"[“”\"]", "", key)
     key = re.sub(r"\s*/\s*|\s*,\s*", ", ", key)
     return re.sub(r"\s+", " ", key).strip().lower()
+
+
+def loose_term_key(term: str) -> str:
+    """A spelling-tolerant key for terms the Japanese glossary prints slightly off:
+    no "the", no plural -s, no brackets, hyphens, apostrophes or spaces.
+
+    >>> loose_term_key("Venture into Dungeon") == loose_term_key("Venture into the Dungeon")
+    True
+    >>> loose_term_key("The City's Blessing") == loose_term_key("City’s Blessing")
+    True
+    >>> loose_term_key("Modal DoubleFaced Cards") == loose_term_key("Modal Double-Faced Cards")
+    True
+    """
+    words = re.findall(r"[a-z0-9]+", english_term_key(term).replace("'", ""))
+    return "".join(w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words if w != "the")
 
 
 def glossary_entry(

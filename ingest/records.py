@@ -74,9 +74,9 @@ class Rule:
 
     ``kind`` is ``"rule"``, ``"numbered"`` or ``"subrule"``; ``parent`` is the
     section number for a rule, the rule for a numbered rule, the numbered rule
-    for a subrule. ``title`` is the heading as printed where the item has one
-    (``Search``; ``探す／Search`` in Japanese); ``title_en`` is its English name
-    where the source gives one.
+    for a subrule. ``title`` is the heading where the item has one, in the
+    row's language (``Search``; ``探す`` for the Japanese ``701.23. 探す／Search``);
+    ``title_en`` is its English name where the source gives one (``Search``).
     """
 
     release: str

@@ -16,7 +16,7 @@ from . import rules as rules_lib
 from .build import BuildFailed, build_database
 from .database import DatabaseNotFound, RuleNotFound, UnknownRelease, db_path, open_db
 from .options import corpus_option, db_option, json_option, release_option, resolve_corpus
-from .search import current_sql, fts_query, search, search_sql
+from .search import KeywordNames, current_sql, fts_query, parse_query, search, search_sql
 
 _USER_ERRORS = (DatabaseNotFound, RuleNotFound, UnknownRelease, BuildFailed)
 
@@ -105,7 +105,8 @@ def rule(number, release, lang, db, as_json):
         if item.title and item.text:
             click.echo(textwrap.fill(item.text, 100, initial_indent=indent + "  ", subsequent_indent=indent + "  "))
         for example in item.examples:
-            click.echo(textwrap.fill("Example: " + example, 100, initial_indent=indent + "    ",
+            label = "例：" if item.lang == "ja" else "Example: "
+            click.echo(textwrap.fill(label + example, 100, initial_indent=indent + "    ",
                                      subsequent_indent=indent + "    "))
     click.echo(f"\n(release {found[0].release}, {found[0].lang})", err=True)
 
@@ -121,17 +122,29 @@ def rule(number, release, lang, db, as_json):
 @db_option
 @json_option
 def search_command(query, section, release, lang, limit, show_sql, db, as_json):
-    """Full-text search over rules, examples and glossary, best hits first.
+    """Full-text search over rules, examples and glossary, in English and Japanese, best hits first.
+
+    Japanese is segmented into words, so 墓地 or 発見 are found inside
+    sentences; a keyword in one language also finds it in the other (発見 finds
+    Discover). Each hit shows the other language of its release where the
+    database has it (--json: lang_other, title_other, text_other).
 
     Example:
 
         kb search "discover" --section 701 --json
+
+        kb search 探す --lang en --release 20260116
     """
     lang_param = None if lang == "any" else lang
     if show_sql:
         click.echo(search_sql() if release else current_sql())
-        _echo_json({"query": fts_query(query), "release": release, "lang": lang_param,
-                    "section": section, "limit": limit})
+        shown = {"query": fts_query(query), "release": release, "lang": lang_param,
+                 "section": section, "limit": limit}
+        if db_path(db).exists():
+            # What search() runs on the text of each language, with the database's keyword names.
+            parsed = parse_query(query, KeywordNames.from_db(_open(db)))
+            shown["query_across_languages"] = {lg: parsed.expression_for(lg) for lg in ("en", "ja")}
+        _echo_json(shown)
         return
     database = _open(db)
     try:
@@ -150,6 +163,9 @@ def search_command(query, section, release, lang, limit, show_sql, db, as_json):
         click.secho(f"{label}{what}  [{hit.release} {hit.lang}]", bold=True)
         snippet = hit.as_dict()["snippet"].replace("\n", " ")
         click.echo(textwrap.fill(snippet, 100, initial_indent="  ", subsequent_indent="  "))
+        if hit.lang_other:
+            other = " ".join(filter(None, [hit.title_other, hit.text_other])).replace("\n", " ")
+            click.echo(textwrap.shorten(f"{hit.lang_other}: {other}", 100, placeholder="…"))
 
 
 @cli.command()
@@ -226,7 +242,11 @@ def main() -> None:  # pragma: no cover - console entry point
 
 # Commands defined in their own modules, registered here (one line each).
 def _register_commands() -> None:
-    pass
+    from .cli_history import diff_command, stale_command, trace_command
+
+    cli.add_command(diff_command)
+    cli.add_command(trace_command)
+    cli.add_command(stale_command)
 
 
 _register_commands()

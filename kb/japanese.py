@@ -2,17 +2,37 @@
 
 SQLite's tokenizers cannot search Japanese: ``unicode61`` takes a whole
 sentence as one token and ``trigram`` finds nothing for one- or two-character
-words (発見, 墓地). So the build stores, beside each Japanese text, its search
-form: NFKC-normalised (full-width digits and letters become ASCII), the stray
-spaces the source puts between Japanese words removed, then split into words
-(SudachiPy, core dictionary, the finest split mode A) and each word written in
-its dictionary form, space separated. Queries go through the same steps, so
-``探し`` finds ``探す``. The displayed text is never changed.
+words (発見, 墓地). So the build stores, beside each Japanese text, its
+*search form*, and queries go through the same steps:
+
+1. :func:`normalize`: NFKC (full-width digits, letters and signs become
+   ASCII: ``＋１／＋１`` → ``+1/+1``; half-width katakana become full-width), and
+   the stray spaces the source puts between Japanese words removed
+   (``あなたの ライブラリー`` → ``あなたのライブラリー``). NFKC is right here because
+   the search form is never shown; the displayed text is never changed.
+2. Segmentation with SudachiPy (core dictionary, the finest split mode A, so
+   that a part of a compound is a word: 島 in 島渡り).
+3. Each word written in its *key* form: Sudachi's normalised form for Japanese
+   (inflection and spelling variants fold together: 探し → 探す, 行なう → 行う,
+   ライブラリ → ライブラリー, オモテ → 表), lower case for Latin words (Sudachi would
+   turn "Cub" into カブ). Punctuation is dropped.
 
 >>> search_form("あなたの ライブラリーから探し、墓地に置く。")
-'あなた の ライブラリー から 探す 墓地 に 置く'
+'貴方 の ライブラリー から 探す 墓地 に 置く'
+>>> search_form("行なう") == search_form("行う")
+True
+
+A query is read the same way, then split where a particle or auxiliary
+separates content words: each run of content words is a phrase FTS5 must find
+(in that order, adjacent), and the runs are all required. A light verb (する,
+行う) that ends a run is dropped when something else is left.
+
 >>> segment_query("発見を行う")
-['発見 を 行う']
+['発見']
+>>> segment_query("ライブラリーの一番上")
+['ライブラリー', '一番 上']
+>>> segment_query("マナ・コスト")
+['マナ コスト']
 """
 
 from __future__ import annotations
@@ -20,11 +40,19 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from dataclasses import dataclass
 
-_JA_CHAR = r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u3005\u30fc]"
+_JA_CHAR = r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u3005\u30fc\u3006]"
 # A space between two Japanese characters is a typesetting artefact of the source.
 _STRAY_SPACE = re.compile(rf"(?<={_JA_CHAR})[ \u3000]+(?={_JA_CHAR})")
-_PUNCTUATION = re.compile(r"[\s、。，．・「」『』（）()〔〕［］\[\]【】《》〈〉“”\"'’！？!?：:；;／/…—–\-~〜]+")
+# Where the text is cut before segmentation (Sudachi takes at most ~49 kB at once).
+_SENTENCE_BREAK = re.compile(r"(?<=[。．！？!?\n])")
+_LATIN = re.compile(r"^[0-9A-Za-z][0-9A-Za-z'’.\-]*$")
+# Parts of speech that end a run of content words in a query.
+_FUNCTION_POS = {"助詞", "助動詞", "補助記号", "空白", "接続詞"}
+_JOINERS = {"・", "･"}
+# Verbs that carry no meaning of their own after a noun (発見を行う, 偽装する), as key forms.
+LIGHT_VERBS = frozenset({"為る", "行う", "成る", "居る", "有る", "出来る", "れる", "られる"})
 
 
 def normalize(text: str) -> str:
@@ -32,37 +60,225 @@ def normalize(text: str) -> str:
 
     >>> normalize("ライブラリーの　一番上　１枚")
     'ライブラリーの一番上 1枚'
+    >>> normalize("ｶｰﾄﾞを ２枚、＋１／＋１")
+    'カードを 2枚、+1/+1'
     """
     text = unicodedata.normalize("NFKC", text)
     return _STRAY_SPACE.sub("", text)
 
 
 @functools.lru_cache(maxsize=1)
+def _dictionary():
+    from sudachipy import Dictionary
+
+    return Dictionary(dict="core")
+
+
+@functools.lru_cache(maxsize=1)
 def _tokenizer():
-    from sudachipy import Dictionary, SplitMode
+    from sudachipy import SplitMode
 
-    return Dictionary(dict="core").create(SplitMode.A)
+    return _dictionary().tokenizer(mode=SplitMode.A)
 
 
-def words(text: str) -> list[str]:
-    """The words of ``text`` in dictionary form, punctuation dropped."""
-    out: list[str] = []
-    for chunk in _PUNCTUATION.split(normalize(text)):
-        if not chunk:
-            continue
-        for m in _tokenizer().tokenize(chunk):
-            form = m.dictionary_form()
-            if form.strip():
-                out.append(form.lower())
+@dataclass(frozen=True)
+class Token:
+    """A word of a text: its ``key`` (what search compares), part of speech and place.
+
+    ``begin``/``end`` index the text given to :func:`tokens` (Sudachi keeps
+    the caller's offsets while it normalises internally).
+    """
+
+    surface: str
+    key: str
+    pos: str
+    begin: int
+    end: int
+
+    @property
+    def is_punctuation(self) -> bool:
+        return self.pos in ("補助記号", "空白")
+
+    @property
+    def is_function(self) -> bool:
+        return self.pos in _FUNCTION_POS and self.surface not in _JOINERS
+
+
+@functools.lru_cache(maxsize=65536)
+def _key(surface: str, normalized: str) -> str:
+    plain = unicodedata.normalize("NFKC", surface)
+    if _LATIN.match(plain):
+        return plain.lower()
+    return normalized.lower()
+
+
+def tokens(text: str) -> list[Token]:
+    """Every word of ``text`` (as given, not normalised), punctuation included.
+
+    >>> [(t.surface, t.key, t.pos) for t in tokens("探した")]
+    [('探し', '探す', '動詞'), ('た', 'た', '助動詞')]
+    """
+    out: list[Token] = []
+    offset = 0
+    for piece in _SENTENCE_BREAK.split(text):
+        if piece.strip():
+            for m in _tokenizer().tokenize(piece):
+                out.append(Token(m.surface(), _key(m.surface(), m.normalized_form()),
+                                 m.part_of_speech()[0], offset + m.begin(), offset + m.end()))
+        offset += len(piece)
     return out
 
 
+@functools.lru_cache(maxsize=4096)
+def _is_punctuation_pos(pos_id: int) -> bool:
+    return _dictionary().pos_of(pos_id)[0] in ("補助記号", "空白")
+
+
+def words(text: str) -> list[str]:
+    """The key forms of the words of ``text`` (normalised first), punctuation dropped.
+
+    The build calls this for every Japanese text, so it skips :class:`Token`.
+
+    >>> words("墓地に置かれた")
+    ['墓地', 'に', '置く', 'れる', 'た']
+    """
+    out: list[str] = []
+    for piece in _SENTENCE_BREAK.split(normalize(text)):
+        if not piece.strip():
+            continue
+        for m in _tokenizer().tokenize(piece):
+            if _is_punctuation_pos(m.part_of_speech_id()):
+                continue
+            key = _key(m.surface(), m.normalized_form())
+            if key.strip():
+                out.append(key)
+    return out
+
+
+# 「毒／poison」カウンター: an English gloss after a full-width solidus (a solidus after
+# NFKC), up to the closing bracket. Never a mana symbol ({W/U}) or "+1/+1".
+_GLOSS = re.compile(
+    r"/\s*(?P<en>[A-Za-z\[][^「」『』{}\n\u3040-\u30ff\u3400-\u9fff]*?)(?=[」』〕)])")
+
+
+def split_glosses(text: str) -> tuple[str, list[str]]:
+    """``text`` (normalised) without its English glosses, and the glosses.
+
+    >>> split_glosses("10個以上の「毒/poison」カウンターを持つ")
+    ('10個以上の「毒」カウンターを持つ', ['poison'])
+    >>> split_glosses("混成シンボル{W/U}と+1/+1")
+    ('混成シンボル{W/U}と+1/+1', [])
+    """
+    glosses = [m.group("en") for m in _GLOSS.finditer(text)]
+    return (_GLOSS.sub("", text), glosses) if glosses else (text, [])
+
+
 def search_form(text: str) -> str:
-    """What full-text search indexes for a Japanese ``text``."""
-    return " ".join(words(text))
+    """What full-text search indexes for a Japanese ``text``: its words, the English
+    glosses it prints (「探す／Search」) moved to the end so that the Japanese words
+    around them stay next to each other (「毒／poison」カウンター is 毒 カウンター).
+
+    >>> search_form("10個以上の「毒／poison」カウンター")
+    '10 個 以上 の 毒 カウンター poison'
+    """
+    japanese, glosses = split_glosses(normalize(text))
+    return " ".join(words(japanese) + words(" ".join(glosses)))
+
+
+def query_runs(query: str) -> list[list[str]]:
+    """The content-word runs of a query (see the module docstring), as lists of keys.
+
+    >>> query_runs("墓地から探す")
+    [['墓地'], ['探す']]
+    >>> query_runs("偽装する")  # Sudachi spells 偽装 as 擬装 in its normalised form
+    [['擬装']]
+    >>> query_runs("する")
+    [['為る']]
+    >>> query_runs("タップ状態になる")
+    [['タップ', '状態']]
+    """
+    runs: list[list[str]] = [[]]
+    for t in tokens(normalize(query)):
+        if t.is_function:
+            if runs[-1]:
+                runs.append([])
+        elif not t.is_punctuation and t.key.strip():
+            runs[-1].append(t.key)
+    runs = [r for r in runs if r]
+    meaningful = [r for r in runs if not all(k in LIGHT_VERBS for k in r)]
+    if meaningful:
+        # A light verb ends a run (偽装する); inside one it stays, or the phrase would not be found.
+        runs = [r[:len(r) - next(i for i, k in enumerate(reversed(r)) if k not in LIGHT_VERBS)]
+                for r in meaningful]
+    return runs
 
 
 def segment_query(query: str) -> list[str]:
-    """A Japanese query word as FTS5 phrases: its words, to be found next to each other."""
-    found = words(query)
-    return [" ".join(found)] if found else []
+    """A Japanese query as FTS5 phrases, all of which must be found."""
+    return [" ".join(run) for run in query_runs(query)]
+
+
+def content_keys(text: str) -> set[str]:
+    """The keys of the content words of ``text`` (no particles, auxiliaries or punctuation):
+    the words a snippet marks.
+
+    >>> sorted(content_keys("生け贄に捧げる"))
+    ['捧げる', '生け贄']
+    """
+    return {t.key for t in tokens(normalize(text)) if not t.is_function and not t.is_punctuation and t.key.strip()}
+
+
+def highlight(text: str, keys: set[str], *, width: int = 80, mark: tuple[str, str] = ("[", "]")) -> str:
+    """A snippet of the displayed ``text`` around the first word whose key is in ``keys``,
+    each such word marked: the text as printed, matched by its search form.
+
+    Only the sentences up to the first match and those in the snippet are
+    segmented, so a long rule costs no more than a short one.
+
+    >>> highlight("あなたのライブラリーから探した。", {"探す"}, width=12)
+    '…リーから[探し]た。'
+    >>> highlight("墓地", set())
+    '墓地'
+    """
+    pieces, at = [], 0
+    for piece in _SENTENCE_BREAK.split(text):
+        pieces.append((at, piece))
+        at += len(piece)
+    cache: dict[int, list[Token]] = {}
+    # Segmenting is the cost: first try only the sentences holding a key's first character
+    # (探 for 探す finds 探し), then, if none matched (貴方 is printed あなた), all of them.
+    hints = {k[0] for k in keys if k}
+    likely = [i for i, (_, piece) in enumerate(pieces) if any(h in piece for h in hints)]
+
+    def words_of(i: int) -> list[Token]:
+        if i not in cache:
+            start, piece = pieces[i]
+            found = []
+            if piece.strip():
+                for m in _tokenizer().tokenize(piece):  # no Token per word: this runs for every hit
+                    key = _key(m.surface(), m.normalized_form())
+                    if key in keys:
+                        found.append(Token(m.surface(), key, "", start + m.begin(), start + m.end()))
+            cache[i] = found
+        return cache[i]
+
+    first = None
+    for candidates in (likely, range(len(pieces))):
+        first = next((words_of(i)[0] for i in candidates if keys and words_of(i)), None)
+        if first is not None:
+            break
+    if first is None:
+        return text if len(text) <= width else text[:width] + "…"
+    begin = max(0, first.begin - width // 3)
+    end = min(len(text), begin + width)
+    found = [t for i, (start, piece) in enumerate(pieces)
+             if start < end and start + len(piece) > begin for t in words_of(i)]
+    out, at = [], begin
+    for t in found:
+        if t.begin < begin or t.end > end or t.begin < at:
+            continue
+        out.append(text[at:t.begin])
+        out.append(f"{mark[0]}{text[t.begin:t.end]}{mark[1]}")
+        at = t.end
+    out.append(text[at:end])
+    return ("…" if begin > 0 else "") + "".join(out) + ("…" if end < len(text) else "")

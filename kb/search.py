@@ -1,4 +1,4 @@
-"""Full-text search over rules, examples and glossary (SQLite FTS5).
+"""Full-text search over rules, examples and glossary (SQLite FTS5), in English and Japanese.
 
 ``search_sql()`` builds the query, ``search()`` runs it; the CLI, the Datasette
 plugin and ``bench/`` share that one string (``kb search --sql`` prints it).
@@ -6,15 +6,35 @@ User input never reaches FTS5 syntax: :func:`fts_query` quotes every word, so
 ``AND``, ``*``, ``"`` or ``:`` in a query are searched for, not interpreted.
 
 >>> fts_query('search "library" OR')
-'"search" "library" "OR"'
+'"search" "library" "or"'
 >>> fts_query('   ')
 ''
+
+Japanese words are segmented as the build segmented the text
+(:mod:`kb.japanese`): ``墓地から探す`` must find 墓地 and 探す.
+
+>>> fts_query("墓地から探す")
+'"墓地" "探す"'
+
+Across languages: with the ``keyword_names`` of the database
+(:class:`KeywordNames`), a keyword or glossary term in one language also
+matches its name in the other, so 発見 finds the English rules of Discover
+and "discover" the Japanese ones; each hit carries the other language's text
+of the same release where there is one (``title_other``, ``text_other``).
+
+>>> names = KeywordNames([("discover", "発見", "発見"), ("sacrifice", "生け贄 に 捧げる", "生け贄|捧げる")])
+>>> fts_query("発見を行う", names)
+'("発見" OR "discover")'
+>>> fts_query("sacrifice library", names)
+'("sacrifice" OR "生け贄 に 捧げる") AND "library"'
 """
 
 from __future__ import annotations
 
+import os
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
+from typing import Iterable
 
 import sqlite_utils
 from markupsafe import Markup, escape
@@ -23,6 +43,7 @@ from .database import check_release
 
 # Japanese text is matched word by word after segmentation (kb.japanese).
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uff66-\uff9f]")
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 
 
 def has_japanese(text: str) -> bool:
@@ -34,24 +55,185 @@ def has_japanese(text: str) -> bool:
     return bool(_JAPANESE.search(text))
 
 
-def query_terms(query: str) -> list[str]:
-    """The words of a query, as FTS5 will see them (Japanese segmented into words)."""
-    terms: list[str] = []
-    for word in query.split():
-        if has_japanese(word):
+def english_stems(key: str) -> tuple[str, ...]:
+    """The words of an :func:`english_key` as names are matched: a plural -s dropped,
+    so "poison counters" finds the glossary's Poison Counter.
+
+    >>> english_stems("poison counters"), english_stems("less class")
+    (('poison', 'counter'), ('less', 'class'))
+    """
+    return tuple(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+                 for w in key.split())
+
+
+def english_key(text: str) -> str:
+    """Words as FTS5's unicode61 sees them, lower case, space separated: how English
+    names are compared.
+
+    >>> english_key("For Mirrodin!"), english_key("Web-slinging"), english_key("+1/+1")
+    ('for mirrodin', 'web slinging', '1 1')
+    """
+    return " ".join(_WORD.findall(text.lower().replace("’", "'")))
+
+
+class KeywordNames:
+    """English ↔ Japanese names (the ``keyword_names`` table), indexed for query matching.
+
+    Each name is ``(key_en, key_ja, match_ja)``: the English name as
+    :func:`english_key` words, the Japanese name's search form (the FTS5
+    phrase), and its query runs joined by ``|`` (what a Japanese query is
+    compared with: ``生け贄|捧げる``).
+    """
+
+    def __init__(self, names: Iterable[tuple[str, str, str]]):
+        # English words → Japanese phrases; Japanese runs → (Japanese phrases, English names).
+        self.by_english: dict[tuple[str, ...], set[str]] = {}
+        self.by_japanese: dict[tuple[str, ...], tuple[set[str], set[str]]] = {}
+        for key_en, key_ja, match_ja in names:
+            if not key_en or not key_ja or not match_ja:
+                continue
+            runs = tuple(match_ja.split("|"))
+            # A one-run name is searched as its run (発見 for 発見を行う); a longer one as written.
+            ja_phrase = runs[0] if len(runs) == 1 else key_ja
+            self.by_english.setdefault(english_stems(key_en), set()).add(ja_phrase)
+            phrases, english = self.by_japanese.setdefault(runs, (set(), set()))
+            phrases.add(ja_phrase)
+            english.add(key_en)
+        self.longest_en = max((len(k) for k in self.by_english), default=0)
+        self.longest_ja = max((len(k) for k in self.by_japanese), default=0)
+
+    def __len__(self) -> int:
+        return len(self.by_english)
+
+    @classmethod
+    def from_db(cls, db: sqlite_utils.Database) -> "KeywordNames":
+        """The names in ``db`` (none when it has no ``keyword_names`` table), cached per file."""
+        path = next((row[2] for row in db.execute("pragma database_list") if row[1] == "main"), "")
+        stamp = os.stat(path).st_mtime_ns if path and os.path.exists(path) else None
+        cached = _NAMES_CACHE.get(path) if path else None
+        if cached and cached[0] == stamp:
+            return cached[1]
+        if not db.execute("select 1 from sqlite_master where name = 'keyword_names'").fetchone():
+            names = cls([])
+        else:
+            names = cls(db.execute("select key_en, key_ja, match_ja from keyword_names").fetchall())
+        if path:
+            _NAMES_CACHE[path] = (stamp, names)
+        return names
+
+
+_NAMES_CACHE: dict[str, tuple[int | None, KeywordNames]] = {}
+
+# bm25 ranks are negative, lower is better: a hit in the other language than the
+# query's counts as this fraction of its score when both languages are searched.
+OTHER_LANGUAGE_WEIGHT = 0.7
+
+
+def _quoted(phrase: str) -> str:
+    return '"' + phrase.replace('"', "").strip() + '"'
+
+
+@dataclass
+class ParsedQuery:
+    """A query read for FTS5: groups that must all match. A group is a list of
+    alternatives, an alternative a list of phrases that must all match."""
+
+    groups: list[list[list[str]]] = field(default_factory=list)
+    japanese_keys: set[str] = field(default_factory=set)  # Japanese words to mark in snippets
+    languages: set[str] = field(default_factory=set)  # of the words typed: "en", "ja"
+
+    @property
+    def expression(self) -> str:
+        """The FTS5 MATCH expression: ``"a" "b"``, or ``("a" AND "b") OR "c"`` alternatives."""
+        return self.expression_for(None)
+
+    def expression_for(self, lang: str | None) -> str:
+        """The expression for text in ``lang``: of a group's alternatives, only those in that
+        language when it has any (so that 400.1's gloss 「墓地／Graveyard」 does not count
+        twice for 墓地); every alternative for ``None``.
+
+        >>> parsed = parse_query("墓地 x", KeywordNames([("graveyard", "墓地", "墓地")]))
+        >>> parsed.expression_for("ja"), parsed.expression_for("en")
+        ('"墓地" "x"', '"graveyard" "x"')
+        """
+        parts = []
+        for group in self.groups:
+            if lang is not None:
+                wanted = [a for a in group if any(has_japanese(p) for p in a) == (lang == "ja")]
+                group = wanted or group
+            alternatives = []
+            for phrases in group:
+                quoted = [_quoted(p) for p in dict.fromkeys(phrases) if p.replace('"', "").strip()]
+                if quoted:
+                    alternatives.append(quoted[0] if len(quoted) == 1 else "(" + " AND ".join(quoted) + ")")
+            alternatives = list(dict.fromkeys(alternatives))
+            if len(alternatives) == 1:
+                parts.append(alternatives[0])
+            elif alternatives:
+                parts.append("(" + " OR ".join(alternatives) + ")")
+        # FTS5 takes "a" "b" as "a" AND "b", but wants the AND spelled out next to a bracket.
+        return (" AND " if any(p.startswith("(") for p in parts) else " ").join(parts)
+
+
+def parse_query(query: str, names: KeywordNames | None = None) -> ParsedQuery:
+    """Read a query: English words, Japanese runs (:func:`kb.japanese.query_runs`) and, with
+    ``names``, the longest keyword names found among them, each with its other-language names.
+
+    Words typed in English stay separate words (all required, as without
+    names); a name in the other language is one phrase.
+
+    >>> parse_query("collect evidence", KeywordNames([("collect evidence", "証拠 収集", "証拠 収集")])).groups
+    [[['collect', 'evidence'], ['証拠 収集']]]
+    """
+    names = names or KeywordNames([])
+    items: list[tuple[str, str]] = []  # ("en", word) or ("ja", run)
+    for chunk in query.split():
+        if has_japanese(chunk):
             from .japanese import segment_query
 
-            terms.extend(segment_query(word))
+            items.extend(("ja", run) for run in segment_query(chunk))
         else:
-            terms.append(word)
-    return terms
+            items.extend(("en", w) for w in english_key(chunk).split())
+    parsed = ParsedQuery(languages={lg for lg, _ in items})
+    i = 0
+    while i < len(items):
+        lang = items[i][0]
+        longest = names.longest_en if lang == "en" else names.longest_ja
+        for n in range(min(longest, len(items) - i), 0, -1):
+            span = items[i:i + n]
+            key = tuple(value for _, value in span)
+            if any(lg != lang for lg, _ in span):
+                continue
+            if lang == "en" and english_stems(" ".join(key)) in names.by_english:
+                others = names.by_english[english_stems(" ".join(key))]
+                parsed.groups.append([list(key), *([p] for p in sorted(others))])
+            elif lang == "ja" and key in names.by_japanese:
+                phrases, english = names.by_japanese[key]
+                parsed.groups.append([*([p] for p in sorted(phrases)), *([e] for e in sorted(english))])
+            else:
+                continue
+            i += n
+            break
+        else:
+            parsed.groups.append([[items[i][1]]])
+            i += 1
+    japanese = [p for group in parsed.groups for phrases in group for p in phrases if has_japanese(p)]
+    if japanese:
+        from .japanese import content_keys
+
+        parsed.japanese_keys = content_keys(" ".join(japanese))
+    return parsed
 
 
-def fts_query(query: str) -> str:
-    """A safe FTS5 MATCH expression: every word a quoted phrase, all required."""
-    # Quotes in the input are dropped rather than escaped: a word is a word.
-    terms = (term.replace('"', "") for term in query_terms(query))
-    return " ".join(f'"{term}"' for term in terms if term.strip())
+def query_terms(query: str) -> list[str]:
+    """The words of a query, as FTS5 will see them (Japanese segmented into words)."""
+    return [phrase for group in parse_query(query).groups for phrase in group[0]]
+
+
+def fts_query(query: str, names: KeywordNames | None = None) -> str:
+    """A safe FTS5 MATCH expression: every word a quoted phrase, all required; with
+    ``names``, a keyword also matches its name in the other language."""
+    return parse_query(query, names).expression
 
 
 # Snippets mark matches with control characters no rule text contains, so that
@@ -61,7 +243,7 @@ MARK_START, MARK_END = "\x02", "\x03"
 
 @dataclass(frozen=True)
 class Hit:
-    """One search result."""
+    """One search result, with the same item in the other language of its release where there is one."""
 
     kind: str  # "rule", "example" or "glossary"
     release: str
@@ -71,6 +253,9 @@ class Hit:
     text: str
     snippet: str
     rank: float
+    lang_other: str | None = None  # "ja" for an English hit whose release has it in Japanese, and so on
+    title_other: str | None = None
+    text_other: str | None = None
 
     def as_dict(self) -> dict:
         """The hit as plain data; the snippet marks the matched words [like this]."""
@@ -186,23 +371,109 @@ def search(
     lang: str | None = None,
     section: str | None = None,
     limit: int = 20,
+    across_languages: bool = True,
 ) -> list[Hit]:
     """Ranked hits for ``query`` (best first). An empty query gives no hits.
 
     Without ``release``, the newest release of each language is searched
-    (the ``search_current`` index); with it, that release.
+    (the ``search_current`` index); with it, that release. A keyword in either
+    language also finds its name in the other (``keyword_names``; off with
+    ``across_languages=False``). Each hit carries its other-language text from
+    the same release where that exists; when both languages of one item are
+    hits, the better one stays and shows both.
     """
-    expression = fts_query(query)
-    if not expression:
+    parsed = parse_query(query, KeywordNames.from_db(db) if across_languages else None)
+    if not parsed.expression:
         return []
-    if release is None:
-        params = {"query": expression, "lang": lang, "section": section, "limit": limit}
-        return [Hit(*row) for row in db.execute(current_sql(), params).fetchall()]
     if release is not None:
         check_release(db, release, lang)
-    scopes = scope_tokens(db, release, lang)
-    if not scopes:
-        return []
-    params = {"query": scoped(expression, scopes), "release": release, "lang": lang, "section": section, "limit": limit}
-    rows = db.execute(search_sql(), params).fetchall()
-    return [Hit(*row) for row in rows]
+    # One run per language when the languages need different expressions (see expression_for).
+    expressions = {lg: parsed.expression_for(lg) for lg in ([lang] if lang else ["en", "ja"])}
+    runs = [(None, parsed.expression)] if len(set(expressions.values())) == 1 and lang is None \
+        else list(expressions.items())
+    fetch = limit * 2 if lang is None else limit
+    rows = []
+    for run_lang, expression in runs:
+        if release is None:
+            params = {"query": expression, "lang": run_lang, "section": section, "limit": fetch}
+            rows += db.execute(current_sql(), params).fetchall()
+            continue
+        scopes = scope_tokens(db, release, run_lang)
+        if scopes:
+            params = {"query": scoped(expression, scopes), "release": release, "lang": run_lang,
+                      "section": section, "limit": fetch}
+            rows += db.execute(search_sql(), params).fetchall()
+    hits = sorted((Hit(*row) for row in rows), key=lambda h: h.rank)
+    if lang is None and len(parsed.languages) == 1:
+        # At equal relevance, hits in the language of the query come first.
+        (query_lang,) = parsed.languages
+        hits.sort(key=lambda h: h.rank * (1.0 if h.lang == query_lang else OTHER_LANGUAGE_WEIGHT))
+    pairing = _Pairing(db)
+    out: list[Hit] = []
+    seen: set[tuple] = set()
+    for hit in hits:
+        hit, key = pairing.pair(hit)
+        if key in seen:
+            continue  # the same item in the other language ranked higher and shows this one
+        seen.add(key)
+        if hit.lang == "ja" and parsed.japanese_keys:
+            hit = replace(hit, snippet=_japanese_snippet(hit, parsed.japanese_keys))
+        out.append(hit)
+        if len(out) == limit:
+            break
+    return out
+
+
+def _japanese_snippet(hit: Hit, keys: set[str]) -> str:
+    """The snippet of a Japanese hit from its text as printed (FTS5's would show the
+    segmented search form), matched words marked."""
+    from .japanese import highlight
+
+    text = hit.text if hit.text else (hit.title or "")
+    if hit.kind == "glossary" and hit.title:
+        text = f"{hit.title}: {hit.text}"
+    return highlight(text, keys, width=100, mark=(MARK_START, MARK_END))
+
+
+class _Pairing:
+    """Finds a hit's counterpart in the other language of the same release (never another release)."""
+
+    def __init__(self, db: sqlite_utils.Database):
+        self.db = db
+        self.has_pairs = bool(db.execute(
+            "select 1 from sqlite_master where name = 'glossary_pairs'").fetchone())
+
+    def pair(self, hit: Hit) -> tuple[Hit, tuple]:
+        other = "ja" if hit.lang == "en" else "en"
+        title = text = None
+        key: tuple = (hit.kind, hit.release, hit.number, hit.lang, hit.text)
+        if hit.kind == "rule":
+            row = self.db.execute("select title, text from rules where release = ? and lang = ? and number = ?",
+                                  [hit.release, other, hit.number]).fetchone()
+            if row:
+                title, text = row
+            key = ("rule", hit.release, hit.number)
+        elif hit.kind == "example":
+            seq = self.db.execute(
+                "select seq from examples where release = ? and lang = ? and rule_number = ? and text = ?",
+                [hit.release, hit.lang, hit.number, hit.text]).fetchone()
+            if seq:
+                key = ("example", hit.release, hit.number, seq[0])
+                row = self.db.execute(
+                    "select text from examples where release = ? and lang = ? and rule_number = ? and seq = ?",
+                    [hit.release, other, hit.number, seq[0]]).fetchone()
+                if row:
+                    text = row[0]
+        elif hit.kind == "glossary" and self.has_pairs:
+            mine, theirs = ("term_en", "term_ja") if hit.lang == "en" else ("term_ja", "term_en")
+            rows = self.db.execute(
+                f"select id, {theirs}, definition_{other} from glossary_pairs"
+                f" where release = ? and {mine} = ? and {theirs} is not null order by id",
+                [hit.release, hit.title]).fetchall()
+            if rows:
+                title = " / ".join(r[1] for r in rows)
+                text = "\n".join(r[2] or "" for r in rows)
+                key = ("glossary", hit.release, min(r[0] for r in rows))
+        if title is None and text is None:
+            return hit, key
+        return replace(hit, lang_other=other, title_other=title, text_other=text), key

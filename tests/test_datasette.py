@@ -43,7 +43,7 @@ async def test_canned_query_rule_across_releases(ds, db_name):
 
 
 async def test_rule_numbers_in_text_cells_are_links(ds, db_name):
-    page = await ds.client.get(f"/{db_name}/rules?number=701.57b&release=20260116")
+    page = await ds.client.get(f"/{db_name}/rules?number=701.57b&release=20260116&lang=en")
     soup = BeautifulSoup(page.text, "html.parser")
     cell = soup.select_one("td.col-text")
     link = cell.find("a")
