@@ -285,6 +285,10 @@ def fill_glossary_pairs(ctx: BuildContext) -> None:
                                  " where release = ? and lang = 'ja' order by id", [release]))
         db.table("glossary_pairs").insert_all(({"release": release, **p} for p in pair_glossaries(english, japanese)),
                                         batch_size=1000)
+    if db["glossary_pairs"].exists():
+        # Search pairs each glossary hit with its other-language entry by term.
+        db["glossary_pairs"].create_index(["release", "term_en"], if_not_exists=True)
+        db["glossary_pairs"].create_index(["release", "term_ja"], if_not_exists=True)
 
 
 _EN_WORD = re.compile(r"[0-9a-z]+(?:['’][a-z]+)?")

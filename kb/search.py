@@ -282,8 +282,7 @@ _SECTION_FILTER = """
 
 CURRENT_SQL = """
 select search_current.kind, search_current.release, search_current.lang, search_current.number,
-       search_current.title, search_current.text,
-       snippet(search_current_fts, 0, char(2), char(3), '…', 16) as snippet,
+       search_current.title, search_current.text, search_current.rowid as snippet,
        bm25(search_current_fts) as rank
 from search_current_fts join search_current on search_current.rowid = search_current_fts.rowid
 where search_current_fts match :query
@@ -292,6 +291,14 @@ where search_current_fts match :query
        or search_current.number glob :section || '[a-z]'
        or (length(:section) = 1 and substr(search_current.number, 1, 1) = :section))
 order by rank limit :limit
+"""
+
+# snippet() costs about a microsecond per matching row and SQLite computes it for
+# every match before ORDER BY ... LIMIT, so snippets are made afterwards for the
+# hits kept only (a common word matches hundreds of rows).
+CURRENT_SNIPPETS_SQL = """
+select rowid, snippet(search_current_fts, 0, char(2), char(3), '…', 16)
+from search_current_fts where search_current_fts match :query and rowid in ({rowids})
 """
 
 
@@ -396,7 +403,12 @@ def search(
     for run_lang, expression in runs:
         if release is None:
             params = {"query": expression, "lang": run_lang, "section": section, "limit": fetch}
-            rows += db.execute(current_sql(), params).fetchall()
+            found = db.execute(current_sql(), params).fetchall()
+            # English snippets from FTS5 (Japanese ones are cut from the printed text below).
+            rowids = ",".join(str(int(r[6])) for r in found if r[2] != "ja")
+            snippets = dict(db.execute(CURRENT_SNIPPETS_SQL.format(rowids=rowids), {"query": expression})
+                            .fetchall()) if rowids else {}
+            rows += [(*r[:6], snippets.get(r[6], r[5]), r[7]) for r in found]
             continue
         scopes = scope_tokens(db, release, run_lang)
         if scopes:
