@@ -1,0 +1,155 @@
+"""Stale citations: a rule cited by a number that does not name what the text is about.
+
+Real cases: the 発見 (Discover) wiki page quotes 701.55 (Face a Villainous
+Choice) from release 20260807 — Discover is 701.57, and was 701.55 when it
+arrived; the 探検 (Explore) page quotes 701.40 (Manifest) — Explore is 701.44.
+The 探す (Search) and 発掘 (Dredge) pages quote the right rules. And our own
+code (executable_rules/, data/scenarios/) cites no stale number.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from kb.cli import cli
+from kb.stale import CitingText, RuleBook, check_text, code_texts, find_stale_in, wiki_texts
+
+from test_history import history_db_path
+
+DISCOVER_PAGE = "seeds/000_2b231b6af2e09830.txt"
+EXPLORE_PAGE = "seeds/001_c4cba18a4431fd9d.txt"
+SEARCH_PAGE = "seeds/002_462d5e9bc89289de.txt"
+DREDGE_PAGE = "seeds/003_4e220451db1f8278.txt"
+
+
+@pytest.fixture(scope="module")
+def db_path(tmp_path_factory, corpus):
+    return history_db_path(tmp_path_factory, corpus)
+
+
+@pytest.fixture(scope="module")
+def book(db_path):
+    from kb.database import open_db
+
+    return RuleBook(open_db(db_path))
+
+
+def page_findings(corpus, book, page):
+    return list(find_stale_in(wiki_texts((corpus / page).read_text(encoding="utf-8"), page), book))
+
+
+def test_discover_page_quotes_face_a_villainous_choice(corpus, book):
+    findings = page_findings(corpus, book, DISCOVER_PAGE)
+    assert [(f.line, f.cited_number, f.reason, f.suggested_number) for f in findings] == [
+        (86, "701.55", "wrong-rule", "701.57"), (87, "701.55a", "wrong-rule", "701.57a"),
+        (88, "701.55b", "wrong-rule", "701.57b"), (89, "701.55c", "wrong-rule", "701.57c"),
+        (90, "701.55d", "wrong-rule", "701.57"),  # Discover has no 701.57d
+    ]
+    first = findings[0]
+    assert (first.source_kind, first.written_for, first.read_in) == ("wiki_quote", "20260807", "20260417")
+    assert (first.about, first.about_from, first.cited_title) == ("discover", "document keyword", "Face a Villainous Choice")
+    assert str(first) == (
+        "seeds/000_2b231b6af2e09830.txt:86: 701.55 is “Face a Villainous Choice” written for 20260807, "
+        "read in 20260417, but the text is about Discover (document keyword); cite 701.57 (Discover) "
+        "(701.55 20231117–20250404, 701.57 20250606–20260417)"
+    )
+
+
+def test_explore_page_quotes_manifest(corpus, book):
+    findings = page_findings(corpus, book, EXPLORE_PAGE)
+    assert {(f.cited_number, f.suggested_number) for f in findings} >= {("701.40", "701.44"), ("701.40a", "701.44a")}
+    assert {f.cited_title for f in findings} == {"Manifest"}
+
+
+@pytest.mark.parametrize("page", [SEARCH_PAGE, DREDGE_PAGE], ids=["search-701.23", "dredge-702.52"])
+def test_pages_quoting_the_right_rule_are_not_stale(corpus, book, page):
+    assert page_findings(corpus, book, page) == []
+
+
+def test_the_build_keeps_the_findings_in_a_table(db_path):
+    from kb.database import open_db
+
+    rows = [dict(r) for r in open_db(db_path).query(
+        "select source_kind, source, cited_number, suggested_number from stale_citations where source like 'seeds/%'"
+        " order by source, line")]
+    assert {"source_kind": "wiki_quote", "source": DISCOVER_PAGE, "cited_number": "701.55",
+            "suggested_number": "701.57"} in rows
+    assert {r["source"] for r in rows} == {DISCOVER_PAGE, EXPLORE_PAGE}
+
+
+def test_our_own_code_cites_no_stale_rule(book):
+    texts = code_texts()
+    cited = [t for t in texts if any(ch.isdigit() for ch in t.text) and "CR " in t.text]
+    if not cited:
+        pytest.skip("executable_rules/ has no rule citations yet")
+    findings = list(find_stale_in(texts, book))
+    assert findings == [], "\n".join(str(f) for f in findings)
+
+
+def check(book, text, **kwargs):
+    doc = CitingText(kwargs.pop("source_kind", "code"), "x.py", 1, text, **kwargs)
+    return [(f.cited_number, f.reason, f.suggested_number, f.about_from) for f in check_text(doc, book)]
+
+
+def test_keyword_named_before_an_old_number(book):
+    assert check(book, "Search — CR 701.19a: look at every card in the zone.") == [
+        ("701.19a", "wrong-rule", "701.23a", "title before number")]
+    assert check(book, "Search — CR 701.23a: look at every card in the zone.") == []
+
+
+def test_japanese_title_after_the_number(book):
+    assert check(book, "rule 701.19〔探す〕参照", source_kind="wiki_page") == [
+        ("701.19", "wrong-rule", "701.23", "title after number")]
+
+
+def test_a_dated_ruling_is_read_in_its_release_and_moved_since(book):
+    # In November 2023 701.55a was Discover; it is 701.57a now.
+    assert check(book, "See rule 701.55a.", source_kind="card_ruling", date="20231201") == [
+        ("701.55a", "moved", "701.57a", None)]
+    assert check(book, "See rule 701.55a.", source_kind="card_ruling") == []
+
+
+def test_the_document_keyword_covers_its_family_only(book):
+    assert check(book, "(701.55a) random order; cast it (601.2).", keywords=("Discover",)) == [
+        ("701.55a", "wrong-rule", "701.57a", "document keyword")]
+
+
+def test_a_number_that_never_existed_is_missing(book):
+    assert check(book, "See rule 701.99b.") == [("701.99b", "missing", None, None)]
+
+
+def test_cli_stale_lists_the_quoted_blocks(db_path):
+    result = CliRunner().invoke(cli, ["stale", "--source-kind", "wiki_quote", "--json", "--db", str(db_path)])
+    assert result.exit_code == 0, result.output
+    found = {(f["source"], f["cited_number"], f["suggested_number"]) for f in json.loads(result.output)}
+    assert (DISCOVER_PAGE, "701.55", "701.57") in found and (EXPLORE_PAGE, "701.40", "701.44") in found
+    text = CliRunner().invoke(cli, ["stale", "--source-kind", "wiki_quote", "--db", str(db_path)]).output
+    assert f"{DISCOVER_PAGE}:86: 701.55 is “Face a Villainous Choice”" in text
+
+
+def test_tables_of_other_sources_are_read_by_their_columns(book):
+    from kb.stale import database_texts
+
+    import sqlite_utils
+
+    db = sqlite_utils.Database(memory=True)
+    db["wiki_pages"].insert({"title": "発見", "name_ja": "発見", "name_en": "Discover", "source": "wiki/ja/発見.txt",
+                             "line": 1, "definition": "発見の定義はrule 701.55aを参照。", "revision": "2024年6月4日"})
+    db["rulings"].insert({"keyword": "Discover", "text": "See 701.55b.", "source": "wiki/ja/発見.txt", "line": 40})
+    db["card_rulings"].insert({"card": "Hit the Mother Lode", "date": "2023-11-10", "text": "See rule 701.55c.",
+                               "sources": "cards/oracle.txt", "line": 7})
+    texts = list(database_texts(db))
+    assert [(t.source_kind, t.source, t.line, t.date, t.keywords) for t in texts] == [
+        ("wiki_page", "wiki/ja/発見.txt", 1, "20240604", ("発見", "Discover")),
+        ("ruling", "wiki/ja/発見.txt", 40, None, ("Discover",)),
+        ("card_ruling", "cards/oracle.txt", 7, "20231110", ()),
+    ]
+    found = [(f.source_kind, f.cited_number, f.reason, f.suggested_number) for f in find_stale_in(texts, book)]
+    assert found == [
+        ("wiki_page", "701.55a", "moved", "701.57a"),  # written in 2024, when 701.55a was Discover
+        ("ruling", "701.55b", "wrong-rule", "701.57b"),  # undated: read today, 701.55b is another rule
+        ("card_ruling", "701.55c", "moved", "701.57c"),
+    ]
