@@ -59,7 +59,10 @@ def ds(built_db):
 
     from kb.metadata import metadata_for
 
-    return Datasette(immutables=[str(built_db)], metadata=metadata_for(built_db.stem))
+    # A generous facet time limit: tests check facets, not speed (bench/ does), and the
+    # machine may be busy.
+    return Datasette(immutables=[str(built_db)], metadata=metadata_for(built_db.stem),
+                     settings={"facet_time_limit_ms": 5000, "suggest_facets": False})
 
 
 @pytest.fixture(scope="session")
