@@ -51,6 +51,7 @@ from typing import Iterator, Union
 from .card_costs import mana_cost_from_japanese, mana_value
 from .cards import CardNameIndex
 from .decoding import read_source
+from .cr_ja import split_title
 from .records import Example, IngestProblem, Release, Rule, RuleRef, Section, SourceError
 from .rule_refs import find_citations, parent_number, rule_kind
 from .wiki_diff import is_diff_view, read_rows, rebuild_revisions
@@ -304,11 +305,11 @@ def _quoted_rules(doc: WikiDocument, start: QuoteStart, lines: list[QuoteLine], 
             yield Section(release, "ja", number, text, position, doc.source, item["line"])
             continue
         heading = kind == "rule" or (kind == "numbered" and "。" not in text and len(text) <= 60)
-        title_en = None
-        if heading and "／" in text:
-            english = text.split("／", 1)[1].strip()
-            title_en = english if re.match(r"^[A-Za-z]", english) else None
-        yield Rule(release, "ja", number, kind, parent_number(number), text if heading else None,
+        rule_title, title_en = split_title(text) if heading else (None, None)
+        if title_en and not re.match(r"^[A-Za-z]", title_en):
+            rule_title, title_en = text, None
+        # As in the Japanese CR (ingest.cr_ja): title in Japanese, title_en in English.
+        yield Rule(release, "ja", number, kind, parent_number(number), rule_title,
                    "" if heading else text, position, doc.source, item["line"], title_en=title_en)
         if not heading:
             for cite in find_citations(text):

@@ -127,7 +127,7 @@ def test_quoted_rules_are_japanese_excerpt_releases(kb_db):
                         ("20260925", "20260925.0", "seeds/002_462d5e9bc89289de.txt")]
     title = kb_db.execute("select title, title_en from rules where release = '20260807' and lang = 'ja'"
                           " and number = '701.55'").fetchone()
-    assert title == ("最悪の二択を行う／Face a Villainous Choice", "Face a Villainous Choice")
+    assert title == ("最悪の二択を行う", "Face a Villainous Choice")
     both = kb_db.execute("select p.title from wiki_quoted_rules q join wiki_pages p on p.id = q.page_id"
                          " where q.release = '20260807' and q.number = '701' order by p.title").fetchall()
     assert both == [("探検",), ("発見",)]

@@ -46,7 +46,7 @@ def test_discover_quote_is_a_japanese_excerpt_release_as_quoted(parsed):
                                             source=DISCOVER, completeness="excerpt", version_label="20260807.0")]
     rules = {r.number: r for r in of(records, Rule)}
     # the page quotes 701.55, the number Discover had: kept exactly as printed
-    assert rules["701.55"].title == "最悪の二択を行う／Face a Villainous Choice"
+    assert (rules["701.55"].title, rules["701.55"].title_en) == ("最悪の二択を行う", "Face a Villainous Choice")
     assert rules["701.55"].title_en == "Face a Villainous Choice"
     assert rules["701.55a"].text.startswith("「[プレイヤー]は「[選択肢A]」か「[選択肢B]」かの最悪の二択を行う")
     assert of(records, Section) == [Section("20260807", "ja", "7", "その他のルール", 1, DISCOVER, 84)]
