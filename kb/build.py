@@ -73,19 +73,30 @@ class BuildSummary:
 
 
 def _steps() -> list[tuple[str, Callable[[BuildContext], None]]]:
-    # Imported here so that a step's import errors name the step.
-    from . import load_cr, load_japanese, schema
+    """The load steps in the order they run.
 
-    steps = [
+    Sources that add CR rows (English, Japanese, rules quoted by wiki pages)
+    come before "finish CR", which builds the indexes and FTS of the CR tables;
+    "search index" indexes ``search_current`` once every step has added its
+    rows; executable rules and history read everything before them.
+    """
+    # Imported here so that a step's import errors name the step.
+    from . import (
+        load_cards, load_checks, load_cr, load_history, load_japanese, load_search_extra, load_wiki, schema,
+    )
+
+    return [
         ("schema", lambda ctx: schema.create_cr_tables(ctx.db)),
         ("English CR", load_cr.load_english_cr),
+        ("Japanese CR", load_japanese.load_japanese_cr),
+        ("cards", load_cards.load_cards),
+        ("MTG Wiki", load_wiki.load_wiki),
+        ("finish CR", lambda ctx: schema.finish_cr_tables(ctx.db)),
+        ("search extra", load_search_extra.load_search_extra),
+        ("search index", lambda ctx: schema.finish_search_current(ctx.db)),
+        ("executable rules", load_checks.load_checks),
+        ("rule history", load_history.load_history),
     ]
-    # Steps of other sources (one line each), before indexes and FTS are built.
-    steps.append(("Japanese CR", load_japanese.load_japanese_cr))
-    steps.append(("finish CR", lambda ctx: schema.finish_cr_tables(ctx.db)))
-    # Steps that read the finished CR tables (one line each).
-    steps.append(("search index", lambda ctx: schema.finish_search_current(ctx.db)))
-    return steps
 
 
 def _write_problems(ctx: BuildContext) -> None:

@@ -1,0 +1,103 @@
+"""``kb check``: run the executable rules' scenarios and report each with PASS/FAIL and its trace.
+
+Scenarios come straight from ``data/scenarios/`` (no database needed): a
+rule number is looked up by the title its scenarios cite in the newest CR of
+the corpus. With a database (``--db``, ``KB_DB`` or ``kb.db``), a number of an
+older release works too: ``701.55a`` finds Discover's scenarios through
+``scenario_rules``, which links every scenario to its rules in every release.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .options import corpus_option, db_option, json_option, resolve_corpus
+
+
+def find_scenarios(target: str | None, corpus: Path, db: Any = None, scenarios_dir: Path | None = None) -> tuple[list, str]:
+    """The scenarios ``target`` selects and a note on how it was read; ``click.ClickException`` if none."""
+    from executable_rules.card_pool import load_card_pool
+    from executable_rules.rules_index import newest_rules
+    from executable_rules.scenarios import SCENARIO_DIR, load_scenarios, select_scenarios
+    from ingest.records import SourceError
+
+    pool = load_card_pool(corpus)
+    try:
+        scenarios = load_scenarios(scenarios_dir or SCENARIO_DIR, pool)
+    except SourceError as e:
+        raise click.ClickException(str(e)) from None
+    selected = select_scenarios(scenarios, target)
+    rules = newest_rules(corpus)
+    note = f"rules as numbered in the {rules.release} CR"
+    if selected or not target:
+        return selected, note
+    if db is not None and "scenario_rules" in db.table_names():
+        ids = {r[0] for r in db.execute("select scenario_id from scenario_rules where number = ?", [target])}
+        releases = sorted({r[0] for r in db.execute("select release from scenario_rules where number = ?", [target])})
+        selected = [s for s in scenarios if s.id in ids]
+        if selected:
+            return selected, f"{target} as numbered in releases {releases[0]}–{releases[-1]} (from the database)"
+    if target in rules.rules:
+        where = next((f"{t} — CR {n}" for n, t in rules.ancestors(target) if t), target)
+        raise click.ClickException(f"no scenario for {target} ({where} in the {rules.release} CR); "
+                                   "try its keyword, e.g. `kb check discover`")
+    raise click.ClickException(
+        f"nothing matches {target!r}: give a rule number (701.57a), a keyword (Discover, 発見) or a scenario id; "
+        "`kb check` alone runs them all"
+    )
+
+
+@click.command("check")
+@click.argument("target", required=False)
+@corpus_option
+@db_option
+@json_option
+@click.option("--failures-only", is_flag=True, help="Print the trace of failing scenarios only.")
+@click.option("--scenarios", "scenarios_dir", type=click.Path(file_okay=False, exists=True), default=None,
+              help="Scenario folder [default: data/scenarios].")
+def check(target, corpus, db, as_json, failures_only, scenarios_dir):
+    """Run the scenarios of a rule, a keyword or all, with PASS/FAIL and a trace.
+
+    TARGET is a rule number (701.57a, or 701.57 for all its subrules), a
+    keyword in English or Japanese (Discover, 発見, discover), or a scenario
+    id. Without TARGET every scenario runs. Exits 1 if any scenario fails.
+
+    Example:
+
+        kb check 701.57a --json
+    """
+    from executable_rules.scenarios import run_scenario
+
+    from .database import db_path, open_db
+
+    where = resolve_corpus(corpus)
+    database = open_db(db) if db_path(db).exists() else None
+    selected, note = find_scenarios(target, where, database, Path(scenarios_dir) if scenarios_dir else None)
+    results = [run_scenario(s) for s in selected]
+    failed = [r for r in results if not r.passed]
+    if as_json:
+        click.echo(json.dumps({
+            "target": target, "numbering": note, "scenarios": len(results),
+            "passed": len(results) - len(failed), "failed": len(failed),
+            "results": [{**r.as_json(), "citations": [f"{r.scenario.keyword} — CR {n}" for n in r.scenario.rules]}
+                        for r in results],
+        }, ensure_ascii=False, indent=2))
+    else:
+        for r in results:
+            s = r.scenario
+            rules = ", ".join(f"{s.keyword} — CR {n}" for n in s.rules)
+            click.echo(f"{'PASS' if r.passed else 'FAIL'} {s.id}  ({rules}; {s.source_kind}; {s.path}:{s.line})")
+            click.echo(f"     {s.title}")
+            for failure in r.failures:
+                click.echo(f"     ✗ {failure}")
+            if not (failures_only and r.passed):
+                for line in r.trace:
+                    click.echo(f"       {line}")
+        noun = "scenario" if len(results) == 1 else "scenarios"
+        click.echo(f"{len(results)} {noun} ({note}): {len(results) - len(failed)} passed, {len(failed)} failed")
+    if failed:
+        raise SystemExit(1)
