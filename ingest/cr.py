@@ -42,7 +42,7 @@ from typing import Iterator, Union
 
 from .decoding import read_source
 from .records import Example, GlossaryEntry, IngestProblem, Release, Rule, RuleRef, Section
-from .numbering import check_numbering
+from .numbering import apply_numbering
 from .rule_refs import find_citations
 
 Record = Union[Release, Section, Rule, Example, GlossaryEntry, RuleRef, IngestProblem]
@@ -108,7 +108,6 @@ _LETTER_ONLY = re.compile(r"(?P<num>\d{3}\.[a-z])\s+(?P<text>\S.*)")
 _DEFINITION_NUMBER = re.compile(r"^\d+\.\s")
 _EXAMPLE = re.compile(r"Examples?:\s*(?P<text>.*)")
 _UNDERLINE = re.compile(r"^\s*[-=_]{5,}\s*$")
-_VALID_NUMBER = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
 _HEADING_END = re.compile(r"[.:;?,”\"’'\]]$")
 _SENTENCE_END = re.compile(r"[.:;!?,”\"’')\]]$")
 
@@ -306,7 +305,7 @@ def iter_rule_items(
         else:
             _join(current.parts, raw, wrapped)
 
-    items = _apply_numbering(items, problem)
+    items = apply_numbering(items, problem)
     yield from sections
     known_sections = {s.number for s in sections}
     for position, item in enumerate(items, 1):
@@ -332,35 +331,6 @@ def iter_rule_items(
                 yield RuleRef(release, lang, item.number, "example", cite.number, cite.kind,
                               cite.cited, source, ex_line)
     yield from problems
-
-
-def _apply_numbering(items: list[_Item], problem) -> list[_Item]:
-    """Repair numbering typos (see :mod:`ingest.numbering`); merge what cannot stand alone."""
-    fixed, notes = check_numbering([item.number for item in items])
-    for index, message in notes:
-        code = "typo-number" if "read as" in message else (
-            "duplicate-number" if "twice" in message else "out-of-order")
-        problem(items[index].line, "warning", code, message)
-    kept: list[_Item] = []
-    by_number: dict[str, _Item] = {}
-    for item, number in zip(items, fixed):
-        if not _VALID_NUMBER.fullmatch(number) or number in by_number:
-            # Not a usable number, or a second item of the same number: keep its
-            # text with the item before (or the first of that number), never drop it.
-            host = by_number.get(number) or (kept[-1] if kept else None)
-            if host is None:
-                problem(item.line, "error", "unplaced-text", f"text of {number} has no rule to go with")
-                continue
-            host.parts.append(f"{item.number} " + "\n".join(item.parts))
-            host.examples.extend(item.examples)
-            problem(item.line, "warning", "merged-item",
-                    f"{item.number} kept as text of {host.number} (it cannot stand as its own rule)")
-            continue
-        item.number = number
-        item.kind = "subrule" if number[-1].isalpha() else ("numbered" if "." in number else "rule")
-        kept.append(item)
-        by_number[number] = item
-    return kept
 
 
 def _glossary_aliases(term: str) -> tuple[str, ...]:

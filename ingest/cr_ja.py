@@ -61,7 +61,7 @@ from typing import Iterator, Union
 
 from .decoding import read_source
 from .glossary_ja import iter_glossary_lines
-from .numbering import check_numbering
+from .numbering import apply_numbering
 from .records import Example, GlossaryEntry, IngestProblem, Release, Rule, RuleRef, Section
 from .rule_refs import find_citations
 
@@ -114,7 +114,6 @@ _ITEM = re.compile(
 )
 _EXAMPLE = re.compile(r"^例[：:]\s*(?P<text>.*)$")
 _INLINE_EXAMPLE = re.compile(r"(?<=。)[ \u3000]*例[：:]\s*")
-_VALID_NUMBER = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
 
 
 @dataclass(frozen=True)
@@ -344,8 +343,7 @@ def _apply_numbering(items: list[_Item], problem) -> list[_Item]:
 
     A number printed twice in a row (``505.4.`` on two lines, the second an
     older wording) keeps the first item; the second's text goes into the
-    warning. A second item of one number elsewhere is kept as text of the
-    first, as in English.
+    warning. The rest is :func:`ingest.numbering.apply_numbering`, as in English.
     """
     unique: list[_Item] = []
     for item in items:
@@ -358,30 +356,7 @@ def _apply_numbering(items: list[_Item], problem) -> list[_Item]:
                     f"the first is kept, the second is not stored: {' '.join(item.parts)!r}")
             continue
         unique.append(item)
-    items = unique
-    fixed, notes = check_numbering([item.number for item in items])
-    for index, message in notes:
-        code = "typo-number" if "read as" in message else (
-            "duplicate-number" if "twice" in message else "out-of-order")
-        problem(items[index].line, "warning", code, message)
-    kept: list[_Item] = []
-    by_number: dict[str, _Item] = {}
-    for item, number in zip(items, fixed):
-        if not _VALID_NUMBER.fullmatch(number) or number in by_number:
-            host = by_number.get(number) or (kept[-1] if kept else None)
-            if host is None:
-                problem(item.line, "error", "unplaced-text", f"text of {number} has no rule to go with")
-                continue
-            host.parts.append(f"{item.number} " + "\n".join(item.parts))
-            host.examples.extend(item.examples)
-            problem(item.line, "warning", "merged-item",
-                    f"{item.number} kept as text of {host.number} (it cannot stand as its own rule)")
-            continue
-        item.number = number
-        item.kind = "subrule" if number[-1].isalpha() else ("numbered" if "." in number else "rule")
-        kept.append(item)
-        by_number[number] = item
-    return kept
+    return apply_numbering(unique, problem)
 
 
 _CONTENTS_ITEM = re.compile(r"^(?P<num>\d{1,3})\.\s*(?P<title>\S.*)$")

@@ -30,6 +30,7 @@ numbers to use, with a message for every repair or irregularity.
 from __future__ import annotations
 
 import re
+from typing import Callable, Protocol, TypeVar
 
 from .rule_refs import SUBRULE_LETTERS
 
@@ -136,3 +137,50 @@ def check_numbering(printed: list[str]) -> tuple[list[str], list[tuple[int, str]
             numbered, letter = f"{head}.{sub}", let
             rule = head
     return fixed, notes
+
+
+class NumberedItem(Protocol):
+    """What :func:`apply_numbering` needs of a parser's item."""
+
+    number: str
+    kind: str
+    parts: list[str]
+    line: int
+    examples: list
+
+
+Item = TypeVar("Item", bound=NumberedItem)
+_VALID_NUMBER = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
+
+
+def apply_numbering(items: list[Item], problem: Callable[[int, str, str, str], None]) -> list[Item]:
+    """Give parsed items the numbers :func:`check_numbering` settles on; merge what cannot stand alone.
+
+    Each repair or irregularity is reported through ``problem(line, severity,
+    code, message)``. An item left with an unusable number, or a second item of
+    one number, is kept as text of the item before (or of the first of that
+    number), never dropped. Used by the English and the Japanese parsers.
+    """
+    fixed, notes = check_numbering([item.number for item in items])
+    for index, message in notes:
+        code = "typo-number" if "read as" in message else (
+            "duplicate-number" if "twice" in message else "out-of-order")
+        problem(items[index].line, "warning", code, message)
+    kept: list[Item] = []
+    by_number: dict[str, Item] = {}
+    for item, number in zip(items, fixed):
+        if not _VALID_NUMBER.fullmatch(number) or number in by_number:
+            host = by_number.get(number) or (kept[-1] if kept else None)
+            if host is None:
+                problem(item.line, "error", "unplaced-text", f"text of {number} has no rule to go with")
+                continue
+            host.parts.append(f"{item.number} " + "\n".join(item.parts))
+            host.examples.extend(item.examples)
+            problem(item.line, "warning", "merged-item",
+                    f"{item.number} kept as text of {host.number} (it cannot stand as its own rule)")
+            continue
+        item.number = number
+        item.kind = "subrule" if number[-1].isalpha() else ("numbered" if "." in number else "rule")
+        kept.append(item)
+        by_number[number] = item
+    return kept

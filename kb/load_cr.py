@@ -182,18 +182,3 @@ def load_english_cr(ctx: BuildContext) -> None:
                 "errors": counts["error"],
             })
             ctx.db["release_sources"].insert({**source_row, "used": 1, "same_as_used": 1})
-    resolve_references(ctx)
-
-
-def resolve_references(ctx: BuildContext) -> None:
-    """Mark each reference resolved when its target exists in the same release and language."""
-    ctx.db.execute(
-        """
-        update rule_references set resolved = (
-            exists (select 1 from rules r where r.release = rule_references.release
-                    and r.lang = rule_references.lang and r.number = rule_references.to_number)
-            or exists (select 1 from sections s where s.release = rule_references.release
-                    and s.lang = rule_references.lang and s.number = rule_references.to_number)
-        )
-        """
-    )

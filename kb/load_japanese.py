@@ -167,7 +167,6 @@ def load_japanese_cr(ctx: BuildContext) -> None:
             glossaries[release.release] = [g for g in records if isinstance(g, GlossaryEntry)]
     for path in japanese_glossary_files(ctx.corpus):
         _check_glossary_copy(ctx, path, glossaries)
-    resolve_japanese_references(ctx)
     fill_glossary_pairs(ctx)
     fill_keyword_names(ctx)
     for name, sql in VIEWS.items():
@@ -198,20 +197,6 @@ def _check_glossary_copy(ctx: BuildContext, path: Path, glossaries: dict[str, li
         "source": relative, "release": release, "lang": "ja", "encoding": "utf-8", "line_endings": "LF",
         "compressed": 0, "used": 0, "same_as_used": int(used is not None and not differences), "note": note,
     })
-
-
-def resolve_japanese_references(ctx: BuildContext) -> None:
-    """Mark each Japanese reference resolved when its target exists in the same release and language."""
-    ctx.db.execute(
-        """
-        update rule_references set resolved = (
-            exists (select 1 from rules r where r.release = rule_references.release
-                    and r.lang = rule_references.lang and r.number = rule_references.to_number)
-            or exists (select 1 from sections s where s.release = rule_references.release
-                    and s.lang = rule_references.lang and s.number = rule_references.to_number)
-        ) where lang = 'ja'
-        """
-    )
 
 
 def pair_glossaries(english: list[dict], japanese: list[dict]) -> list[dict]:

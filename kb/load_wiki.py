@@ -568,15 +568,7 @@ def _insert_quoted_cr(ctx: BuildContext, quoted_by_page: dict, page_ids: dict, s
         "version_label": q.version_label, "stored_from_here": int(stored), "same_as_stored": int(same),
         "source": q.source, "line": q.line,
     } for q, stored, same in provenance), batch_size=500)
-    if release_records:
-        marks = ",".join("?" * len(release_records))
-        db.execute(
-            f"""update rule_references set resolved = (
-                exists (select 1 from rules r where r.release = rule_references.release
-                        and r.lang = rule_references.lang and r.number = rule_references.to_number)
-                or exists (select 1 from sections s where s.release = rule_references.release
-                        and s.lang = rule_references.lang and s.number = rule_references.to_number))
-            where lang = 'ja' and release in ({marks})""", list(release_records))
+    # Their references are resolved with every other CR row's in the "finish CR" step.
 
 
 def _link_rulings(ctx: BuildContext, ruling_rows: list[tuple[int, Ruling, WikiPage]]) -> None:

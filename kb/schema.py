@@ -194,10 +194,23 @@ def finish_search_current(db: sqlite_utils.Database) -> None:
                                     create_triggers=False, replace=True)
 
 
+_RESOLVE_REFERENCES = """
+    update rule_references set resolved = (
+        exists (select 1 from rules r where r.release = rule_references.release
+                and r.lang = rule_references.lang and r.number = rule_references.to_number)
+        or exists (select 1 from sections s where s.release = rule_references.release
+                and s.lang = rule_references.lang and s.number = rule_references.to_number)
+    )
+"""
+
+
 def finish_cr_tables(db: sqlite_utils.Database) -> None:
-    """Indexes, FTS and views, once the rows are in (faster than indexing as we insert)."""
+    """Indexes, resolved references, FTS and views, once every source's CR rows are in
+    (faster than indexing as we insert)."""
     for table, columns in INDEXES:
         db[table].create_index(columns, if_not_exists=True)
+    # A reference is resolved when its target exists in the same release and language.
+    db.execute(_RESOLVE_REFERENCES)
     for table, columns in FTS_TABLES.items():
         db[table].enable_fts(columns, fts_version="FTS5", tokenize=FTS_TOKENIZE,
                              create_triggers=False, replace=True)
