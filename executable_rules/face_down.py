@@ -34,7 +34,7 @@ executable_rules.errors.IllegalChoice: illegal choice 'turn Grizzly Bears face u
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Sequence
 
 from . import abilities
 from .citation import Citation
@@ -62,6 +62,31 @@ def put_onto_battlefield_face_down(state: GameState, player: str, card: int, kin
                detail=f"a face-down 2/2 creature with no name, no subtypes and no mana cost{ward}",
                citation=Citation(keyword, f"{number}a"))
     return True
+
+
+def put_face_down_one_at_a_time(state: GameState, player: str, cards: Sequence[int] | None, count: int,
+                                kind: FaceDown, citation: Citation) -> list[int]:
+    """Put ``cards``, or the top ``count`` cards of ``player``'s library, onto the battlefield
+    face down one at a time (manifest 701.40e, cloak 701.58e); return those that got there.
+
+    Taking from the library stops when it is empty or a card may not be put face down
+    (701.40f): the next card is not the one asked for.
+    """
+    done: list[int] = []
+    library = state.player(player).library
+    if cards is None:
+        for _ in range(count):
+            if not library.cards:
+                state.emit(EventKind.NOTHING, player, source=library.label,
+                           detail=f"no card left to {kind.value.lower().removesuffix('ed')}", citation=citation)
+                break
+            top = library.cards[0]
+            if not put_onto_battlefield_face_down(state, player, top, kind):
+                break
+            done.append(top)
+    else:
+        done = [card for card in cards if put_onto_battlefield_face_down(state, player, card, kind)]
+    return done
 
 
 def turn_face_up(state: GameState, player: str, card: int,

@@ -214,12 +214,6 @@ def _looks_like_title(text: str) -> bool:
     return len(text) <= 60 and not _HEADING_END.search(text) and not text.endswith(").")
 
 
-def _sort_key(number: str) -> tuple:
-    head, _, tail = number.partition(".")
-    digits = re.match(r"\d*", tail).group(0)
-    return (int(head), int(digits) if digits else -1, tail[len(digits):])
-
-
 def iter_rule_items(
     lines: list[str], first_line: int, release: str, lang: str, source: str, wrapped: bool
 ) -> Iterator[Record]:

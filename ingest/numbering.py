@@ -146,7 +146,7 @@ class NumberedItem(Protocol):
     kind: str
     parts: list[str]
     line: int
-    examples: list
+    examples: list[tuple[int, list[str]]]
 
 
 Item = TypeVar("Item", bound=NumberedItem)

@@ -33,7 +33,7 @@ class SourceError(ValueError):
         where = f"{self.path}:{self.line}" if self.line else self.path
         return f"{where}: {self.message}"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type["SourceError"], tuple[str, int | None, str]]:
         # Errors cross process boundaries (the build parses in a pool).
         return (SourceError, (self.path, self.line, self.message))
 
@@ -157,7 +157,7 @@ class IngestProblem:
     message: str
     release: str | None = None
     lang: str | None = None
-    details: dict = field(default_factory=dict, compare=False, hash=False)
+    details: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
 
     def __str__(self) -> str:
         where = f"{self.source}:{self.line}" if self.line else self.source

@@ -92,7 +92,7 @@ def parent_number(number: str) -> str:
     return ""
 
 
-def rule_sort_key(number: str) -> tuple:
+def rule_sort_key(number: str) -> tuple[int, int, int, str] | tuple[int, str]:
     """Sort CR numbers in document order (701.9 before 701.10, 704.5k before 704.5m).
 
     >>> sorted(["701.10", "701.9a", "701.9", "7", "701"], key=rule_sort_key)

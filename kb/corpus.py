@@ -27,7 +27,7 @@ def default_corpus_candidates() -> list[Path]:
     ]
 
 
-def find_corpus(option: str | os.PathLike | None = None) -> Path:
+def find_corpus(option: str | os.PathLike[str] | None = None) -> Path:
     """Return the corpus directory, or raise :class:`CorpusNotFound` saying what is missing.
 
     >>> find_corpus("/nonexistent/corpus")  # doctest: +ELLIPSIS

@@ -22,8 +22,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..citation import Citation
-from ..face_down import put_onto_battlefield_face_down, turn_face_up
-from ..model import EventKind, FaceDown, GameState
+from ..face_down import put_face_down_one_at_a_time, turn_face_up
+from ..model import FaceDown, GameState
 
 KEYWORD = "Cloak"
 KIND = "keyword action"
@@ -36,21 +36,6 @@ __all__ = ["cloak", "turn_face_up"]
 
 def cloak(state: GameState, player: str, cards: Sequence[int] | None = None, *, count: int = 1) -> list[int]:
     """``player`` cloaks ``cards``, or the top ``count`` cards of their library one at a time (701.58e)."""
-    done: list[int] = []
-    library = state.player(player).library
     with state.action("cloak"):
-        if cards is None:
-            for _ in range(count):
-                if not library.cards:
-                    state.emit(EventKind.NOTHING, player, source=library.label, detail="no card left to cloak",
-                               citation=Citation(KEYWORD, "701.58e"))
-                    break
-                top = library.cards[0]
-                if not put_onto_battlefield_face_down(state, player, top, FaceDown.CLOAKED):
-                    break
-                done.append(top)
-        else:
-            for card in cards:
-                if put_onto_battlefield_face_down(state, player, card, FaceDown.CLOAKED):
-                    done.append(card)
-    return done
+        return put_face_down_one_at_a_time(state, player, cards, count, FaceDown.CLOAKED,
+                                           Citation(KEYWORD, "701.58e"))

@@ -28,8 +28,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..citation import Citation
-from ..face_down import put_onto_battlefield_face_down, turn_face_up
-from ..model import EventKind, FaceDown, GameState
+from ..face_down import put_face_down_one_at_a_time, turn_face_up
+from ..model import FaceDown, GameState
 
 KEYWORD = "Manifest"
 KIND = "keyword action"
@@ -45,21 +45,6 @@ def manifest(state: GameState, player: str, cards: Sequence[int] | None = None, 
 
     Return the cards manifested (a prohibited one isn't, 701.40f).
     """
-    done: list[int] = []
-    library = state.player(player).library
     with state.action("manifest"):
-        if cards is None:
-            for _ in range(count):
-                if not library.cards:
-                    state.emit(EventKind.NOTHING, player, source=library.label, detail="no card left to manifest",
-                               citation=Citation(KEYWORD, "701.40e"))
-                    break
-                top = library.cards[0]
-                if not put_onto_battlefield_face_down(state, player, top, FaceDown.MANIFESTED):
-                    break
-                done.append(top)
-        else:
-            for card in cards:
-                if put_onto_battlefield_face_down(state, player, card, FaceDown.MANIFESTED):
-                    done.append(card)
-    return done
+        return put_face_down_one_at_a_time(state, player, cards, count, FaceDown.MANIFESTED,
+                                           Citation(KEYWORD, "701.40e"))
