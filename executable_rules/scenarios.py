@@ -31,7 +31,6 @@ from typing import Any, Callable, Iterator, Sequence
 from ingest.records import SourceError
 
 from . import abilities
-from .actions import cast as cast_module
 from .actions import find_action, UnknownAction
 from .actions.cast import cast_without_paying
 from .actions.cloak import cloak

@@ -6,7 +6,6 @@ Named library errors (``RuleNotFound``, ``UnknownRelease``, ``DatabaseNotFound``
 
 from __future__ import annotations
 
-import json
 import sys
 import textwrap
 
@@ -14,22 +13,13 @@ import click
 
 from . import rules as rules_lib
 from .build import BuildFailed, build_database
-from .database import DatabaseNotFound, RuleNotFound, UnknownRelease, db_path, open_db
-from .options import corpus_option, db_option, json_option, release_option, resolve_corpus
+from .database import DatabaseNotFound, RuleNotFound, UnknownRelease, db_path
+from .options import (
+    corpus_option, db_option, echo_json, json_option, open_database, release_option, resolve_corpus,
+)
 from .search import KeywordNames, current_sql, fts_query, parse_query, search, search_sql
 
 _USER_ERRORS = (DatabaseNotFound, RuleNotFound, UnknownRelease, BuildFailed)
-
-
-def _open(db: str | None):
-    try:
-        return open_db(db)
-    except DatabaseNotFound as e:
-        raise click.ClickException(str(e)) from None
-
-
-def _echo_json(data) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 @click.group()
@@ -89,13 +79,13 @@ def rule(number, release, lang, db, as_json):
 
         kb rule 701.57a --json
     """
-    database = _open(db)
+    database = open_database(db)
     try:
         found = rules_lib.find_rule(database, number, release=release, lang=lang)
     except (RuleNotFound, UnknownRelease) as e:
         raise click.ClickException(str(e)) from None
     if as_json:
-        _echo_json([item.as_dict() for item in found])
+        echo_json([item.as_dict() for item in found])
         return
     for item in found:
         indent = "  " if item.kind == "subrule" and found[0].kind != "subrule" else ""
@@ -142,17 +132,17 @@ def search_command(query, section, release, lang, limit, show_sql, db, as_json):
                  "section": section, "limit": limit}
         if db_path(db).exists():
             # What search() runs on the text of each language, with the database's keyword names.
-            parsed = parse_query(query, KeywordNames.from_db(_open(db)))
+            parsed = parse_query(query, KeywordNames.from_db(open_database(db)))
             shown["query_across_languages"] = {lg: parsed.expression_for(lg) for lg in ("en", "ja")}
-        _echo_json(shown)
+        echo_json(shown)
         return
-    database = _open(db)
+    database = open_database(db)
     try:
         hits = search(database, query, release=release, lang=lang_param, section=section, limit=limit)
     except UnknownRelease as e:
         raise click.ClickException(str(e)) from None
     if as_json:
-        _echo_json([hit.as_dict() for hit in hits])
+        echo_json([hit.as_dict() for hit in hits])
         return
     if not hits:
         click.echo(f"No hits for {query!r}.", err=True)
@@ -178,11 +168,11 @@ def releases(db, as_json):
 
         kb releases --json
     """
-    rows = [dict(r) for r in _open(db).query(
+    rows = [dict(r) for r in open_database(db).query(
         "select release, lang, effective_date, completeness, sections, rules, numbered_rules, subrules, "
         "examples, glossary_entries, warnings, errors from releases order by release, lang")]
     if as_json:
-        _echo_json(rows)
+        echo_json(rows)
         return
     for r in rows:
         click.echo(
@@ -205,12 +195,12 @@ def problems(severity, release, db, as_json):
 
         kb problems --severity error
     """
-    rows = [dict(r) for r in _open(db).query(
+    rows = [dict(r) for r in open_database(db).query(
         "select source, line, severity, code, message, release, lang from ingest_problems"
         " where (:severity is null or severity = :severity) and (:release is null or release = :release)"
         " order by source, line", {"severity": severity, "release": release})]
     if as_json:
-        _echo_json(rows)
+        echo_json(rows)
         return
     for r in rows:
         where = f"{r['source']}:{r['line']}" if r["line"] else r["source"]

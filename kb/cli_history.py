@@ -7,28 +7,16 @@ Each command parses its options, calls one library function
 
 from __future__ import annotations
 
-import json
 import re
 import textwrap
 
 import click
 
-from .database import DatabaseNotFound, RuleNotFound, UnknownRelease, open_db
-from .options import db_option, json_option, release_option
+from .database import RuleNotFound, UnknownRelease
+from .options import db_option, echo_json, json_option, open_database, release_option
 
 _RELEASE = re.compile(r"\d{8}")
 _NUMBER = re.compile(r"\d(?:\d\d(?:\.\d+[a-z]?)?)?")
-
-
-def _open(db: str | None):
-    try:
-        return open_db(db)
-    except DatabaseNotFound as e:
-        raise click.ClickException(str(e)) from None
-
-
-def _echo_json(data) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 def _release_argument(ctx, param, value):
@@ -70,13 +58,13 @@ def diff_command(old, new, section, lang, db, as_json):
     """
     from .diff import diff_releases, format_word_diff
 
-    database = _open(db)
+    database = open_database(db)
     try:
         result = diff_releases(database, old, new, lang=lang, section=section)
     except UnknownRelease as e:
         raise click.ClickException(str(e)) from None
     if as_json:
-        _echo_json(result.as_dict())
+        echo_json(result.as_dict())
         return
     counts = result.counts()
     where = f", section {section}" if section else ""
@@ -148,7 +136,7 @@ def trace_command(number, release, lang, all_langs, db, as_json):
     from .lineage import trace_rule
     from .rules import resolve_title
 
-    database = _open(db)
+    database = open_database(db)
     try:
         wanted = number.strip().rstrip(".")
         if not _NUMBER.fullmatch(wanted):
@@ -163,7 +151,7 @@ def trace_command(number, release, lang, all_langs, db, as_json):
     except (RuleNotFound, UnknownRelease) as e:
         raise click.ClickException(str(e)) from None
     if as_json:
-        _echo_json(trace.as_dict())
+        echo_json(trace.as_dict())
         return
     first = trace.first
     click.secho(
@@ -203,14 +191,14 @@ def stale_command(source_kind, no_code, db, as_json):
     """
     from .stale import find_stale_citations
 
-    database = _open(db)
+    database = open_database(db)
     try:
         found = [f for f in find_stale_citations(database, include_code=not no_code)
                  if source_kind is None or f.source_kind == source_kind]
     except LookupError as e:
         raise click.ClickException(str(e)) from None
     if as_json:
-        _echo_json([f.as_dict() for f in found])
+        echo_json([f.as_dict() for f in found])
         return
     if not found:
         click.echo("No stale citations.", err=True)

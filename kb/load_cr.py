@@ -20,7 +20,6 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Iterable
 
-from ingest.cr import parse_cr
 from ingest.decoding import read_source
 from ingest.records import (
     Example,

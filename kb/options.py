@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import click
 
 from .corpus import CorpusNotFound, find_corpus
+from .database import DatabaseNotFound, open_db
 
 
 def db_option(fn):
@@ -52,3 +54,16 @@ def resolve_corpus(corpus: str | None):
         return find_corpus(corpus)
     except CorpusNotFound as e:
         raise click.ClickException(str(e)) from None
+
+
+def open_database(db: str | None):
+    """Open the database for a command, or raise a ClickException saying how to build it."""
+    try:
+        return open_db(db)
+    except DatabaseNotFound as e:
+        raise click.ClickException(str(e)) from None
+
+
+def echo_json(data) -> None:
+    """Print ``data`` as indented JSON, Japanese as it is."""
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))

@@ -99,5 +99,5 @@ def dredge(state: GameState, player: str, card: int) -> None:
         mill(state, player, n, detail=f"dredge {n}")
         state.move(card, p.hand)
         state.emit(EventKind.DREDGE, player, (card,), source=p.graveyard.label, destination=p.hand.label,
-                   detail=f"instead of drawing a card; a static ability: nothing uses the stack", amount=n,
+                   detail="instead of drawing a card; a static ability: nothing uses the stack", amount=n,
                    citation=Citation(KEYWORD, "702.52a"))
