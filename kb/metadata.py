@@ -186,6 +186,13 @@ TABLES = {
         "description": "Both faces of a card with two (a Forge ALTERNATE face: an adventure such as Fetch Quest of Bramble Familiar).",
         "label_column": "name_en",
     },
+    "search_current": {
+        "title": "Search index (newest release)",
+        "description": "What the default search reads: the rules, examples and glossary of the newest whole release of each language, the wiki rulings (kind ruling, Japanese), the cards (kind card, once per language) and the card rulings (kind card ruling). link is the rule page, or the row's path inside this database (rulings/12, cards/7). The /-/search page and the home page's box search it.",
+        "facets": ["kind", "lang"],
+        "fts_table": "search_current_fts",
+        "label_column": "title",
+    },
     "card_rulings": {
         "title": "Card rulings",
         "description": "Dated rulings on cards (Oracle records), each (card, date, text) once even when several files have it.",

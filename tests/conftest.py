@@ -108,9 +108,13 @@ def live_server(built_db):
         process.wait(timeout=10)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """Debian's Chromium driven by Playwright, headless (no browser download)."""
+    """Debian's Chromium driven by Playwright, headless (no browser download).
+
+    Module-scoped: Playwright's sync API keeps an event loop running in the main
+    thread while it lives, and the async tests of other modules need it gone.
+    """
     from playwright.sync_api import sync_playwright
 
     executable = os.environ.get("KB_CHROMIUM", "/usr/bin/chromium")

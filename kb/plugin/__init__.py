@@ -3,13 +3,38 @@
 Registered through the ``datasette`` entry point in pyproject.toml. Only hooks
 that exist in both Datasette 0.65 and 1.0 are used, and each names only the
 arguments it needs.
+
+Pages: ``rule_page`` (``/-/rules/<number>``), ``keyword_page``
+(``/-/keywords``, ``/-/keywords/<name>``), ``resolution`` (``/-/scenarios``,
+``/-/scenarios/<id>``, ``/-/run/<action>``), ``search_page`` (``/-/search``),
+``diff_page`` (``/-/diff``) and ``home`` (Datasette's index with a search box
+and the keyword actions). ``templates/base.html`` puts the search box on
+every page; ``static/kb.css`` and ``static/kb.js`` (optional: the pages work
+without it) are added to every page.
 """
 
 from __future__ import annotations
 
+import asyncio
+
 from datasette import hookimpl
 
-from . import links, rule_page, search_page, sql_functions
+from . import (
+    home,
+    keyword_page,
+    links,
+    resolution,
+    rule_page,
+    search_page,
+    sql_functions,
+)
+
+try:
+    from . import diff_page
+except ImportError:  # another part of the project; the pages work without it
+    diff_page = None
+
+PLUGIN = "mtg-rules-kb"
 
 
 @hookimpl(trylast=True)
@@ -21,9 +46,43 @@ def prepare_connection(conn):
 
 @hookimpl
 def render_cell(row, value, column, table, database, datasette):
-    return links.render_rule_links(row, value, column, table, datasette)
+    return links.render_cell_links(row, value, column, table, database, datasette)
 
 
 @hookimpl
 def register_routes():
-    return rule_page.ROUTES + search_page.ROUTES
+    routes = rule_page.ROUTES + keyword_page.ROUTES + resolution.ROUTES + search_page.ROUTES
+    if diff_page is not None:
+        routes += diff_page.ROUTES
+    return routes
+
+
+@hookimpl
+def extra_css_urls(datasette):
+    return [datasette.urls.static_plugins(PLUGIN, "kb.css")]
+
+
+@hookimpl
+def extra_js_urls(datasette):
+    return [{"url": datasette.urls.static_plugins(PLUGIN, "kb.js"), "module": False}]
+
+
+@hookimpl
+def extra_template_vars(view_name, datasette):
+    if view_name != "index":
+        return {}
+
+    async def inner():
+        return await home.home_vars(datasette)
+
+    return inner
+
+
+@hookimpl
+def startup():
+    async def inner():
+        # Read the card pool and scenarios before the first run is asked for.
+        loop = asyncio.get_running_loop()
+        loop.run_in_executor(None, resolution.warm)
+
+    return inner

@@ -1,17 +1,28 @@
-"""The search page: ``/-/search?q=...`` over rules, examples and glossary in both languages.
+"""The search page: ``/-/search?q=...`` over rules, examples, glossary, wiki rulings and cards, in both languages.
 
 Every parameter is validated; a bad one is a 400 with a sentence naming it.
 ``/-/search.json`` (or ``?_format=json``) gives the hits as JSON.
+
+Hits from the Comprehensive Rules (rules, examples, glossary) come first, as
+``hits``; wiki rulings, cards and card rulings (which the build puts in the
+same index, see :mod:`kb.load_search_extra`) come beside them as ``others``,
+each with the ``url`` of its row, so that a common word's card rulings don't
+push the rule itself down the list.
 """
 
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 
 from datasette.utils.asgi import Response
 
 from kb.database import UnknownRelease
 from kb.search import search
+
+CR_KINDS = ("rule", "example", "glossary")
+# How many more hits to read than asked for, so that both groups can fill up.
+WIDEN = 3
 
 MAX_QUERY = 200
 _RELEASE = re.compile(r"\d{8}")
@@ -51,30 +62,71 @@ async def search_view(datasette, request):
         if as_json:
             return Response.json({"ok": False, "error": str(e)}, status=400)
         return Response.html(await datasette.render_template(
-            "kb_search.html", {"error": str(e), "hits": [], "params": {}}, request=request), status=400)
+            "kb_search.html", {"error": str(e), "hits": [], "others": [], "params": {}}, request=request), status=400)
     db = datasette.get_database()
 
     def run(conn):
         import sqlite_utils
 
         if not params["q"]:
-            return []
-        hits = search(sqlite_utils.Database(conn), params["q"], release=params["release"],
-                      lang=params["lang"], section=params["section"], limit=params["limit"])
-        return [{**h.as_dict(), "snippet_html": h.snippet_html()} for h in hits]
+            return [], [], None
+        keyword = None
+        if len(params["q"]) <= 80:
+            from .keyword_page import KeywordNotFound, find_keyword
+
+            try:
+                title, _, number = find_keyword(conn, params["q"], suggest=False)
+                keyword = {"title": title, "number": number,
+                           "url": datasette.urls.path(f"/-/keywords/{quote(title.lower())}")}
+            except KeywordNotFound:
+                pass
+        found = search(sqlite_utils.Database(conn), params["q"], release=params["release"],
+                       lang=params["lang"], section=params["section"], limit=min(params["limit"] * WIDEN, 300))
+        links = _row_links(conn, db.path)
+        hits, others = [], []
+        for h in found:
+            item = {**h.as_dict(), "snippet_html": h.snippet_html()}
+            if h.kind in CR_KINDS:
+                if len(hits) < params["limit"]:
+                    hits.append(item)
+            elif len(others) < params["limit"]:
+                link = links.get((h.kind, h.lang, h.title, h.text))
+                item["url"] = datasette.urls.path(f"/{db.name}/{link}") if link else None
+                others.append(item)
+        return hits, others, keyword
 
     try:
-        hits = await db.execute_fn(run)
+        hits, others, keyword = await db.execute_fn(run)
     except UnknownRelease as e:
         if as_json:
             return Response.json({"ok": False, "error": str(e)}, status=400)
         return Response.html(await datasette.render_template(
-            "kb_search.html", {"error": str(e), "hits": [], "params": params}, request=request), status=400)
+            "kb_search.html", {"error": str(e), "hits": [], "others": [], "params": params}, request=request),
+            status=400)
     if as_json:
-        plain = [{k: v for k, v in h.items() if k != "snippet_html"} for h in hits]
-        return Response.json({"ok": True, "query": params, "hits": plain})
+        def plain(items):
+            return [{k: v for k, v in h.items() if k != "snippet_html"} for h in items]
+        return Response.json({"ok": True, "query": params, "keyword": keyword, "hits": plain(hits),
+                              "others": plain(others)})
     return Response.html(await datasette.render_template(
-        "kb_search.html", {"hits": hits, "params": params, "error": None}, request=request))
+        "kb_search.html", {"hits": hits, "others": others, "keyword": keyword, "params": params, "error": None},
+        request=request))
+
+
+_links: dict[str, dict] = {}
+
+
+def _row_links(conn, path) -> dict:
+    """``(kind, lang, title, text)`` → the row path of every ruling and card in ``search_current``
+    (read once per database file: the database is served immutable)."""
+    key = path or f"memory:{id(conn)}"
+    if key not in _links:
+        has_link = any(r[1] == "link" for r in conn.execute("pragma table_info(search_current)"))
+        rows = conn.execute(
+            "select kind, lang, title, text, link from search_current where kind not in ('rule', 'example', 'glossary')"
+        ).fetchall() if has_link else []
+        _links[key] = {(k, lg, t, x): link for k, lg, t, x, link in rows}
+    return _links[key]
 
 
 ROUTES = [(r"^/-/search(?:\.(?P<format>json))?$", search_view)]

@@ -1,0 +1,187 @@
+"""The plugin's pages under a few concurrent clients: p50/p95 against a real ``datasette serve``.
+
+    python bench/bench_pages.py [--db kb.db] [--clients 4] [--rounds 25]
+
+Measured over HTTP on localhost, with ``--clients`` threads each sending its
+requests one after the other, against the server ``kb serve`` runs
+(``--immutable``). Baselines from the same run: Datasette's ``/-/versions.json``
+(the cheapest page it serves) and its own table page for one rule
+(``/<db>/rules?number=701.57&release=...``), and for the home page (Datasette's index
+with our search box and keyword list) its own ``/.json``, most of whose time is Datasette's
+permission checks over every table.
+
+Pages are kept per process once read (the database is immutable), so each
+page is measured twice: *first visit* (every rule or keyword visited once:
+the database is read) and *again* (the same page repeatedly). Resolutions are
+never kept: every request runs the executable rules. Targets (from the
+issue): p95 under 100 ms for pages, under 250 ms for a resolution explored
+over every choice. As perft prints a count per move, the explored scenarios'
+outcome counts under each first choice are printed, so a wrong count can be
+found.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import quote, urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import httpx  # noqa: E402
+
+from kb.database import db_path, newest_release, open_db  # noqa: E402
+from kb.serve import datasette_args, write_metadata  # noqa: E402
+
+PAGE_TARGET_MS = 100
+EXPLORE_TARGET_MS = 250
+
+
+def percentile(values, p):
+    values = sorted(values)
+    k = max(0, min(len(values) - 1, round(p / 100 * (len(values) - 1))))
+    return values[k]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def measure(base: str, urls: list[str], clients: int) -> list[float]:
+    """Fetch every URL once, spread over ``clients`` threads; the latency of each in ms."""
+    times: list[float] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+    queue = iter(urls)
+
+    def client():
+        with httpx.Client(base_url=base, timeout=30) as http:
+            while True:
+                with lock:
+                    url = next(queue, None)
+                if url is None:
+                    return
+                t0 = time.perf_counter()
+                response = http.get(url)
+                elapsed = (time.perf_counter() - t0) * 1000
+                with lock:
+                    if response.status_code != 200:
+                        errors.append(f"{url}: HTTP {response.status_code}: {response.text[:300]}")
+                        return
+                    times.append(elapsed)
+
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise SystemExit("\n".join(errors))
+    return times
+
+
+def report(label: str, times: list[float], target: float | None = None) -> None:
+    p95 = percentile(times, 95)
+    verdict = "" if target is None else (f"  ok (p95 < {target:g} ms)" if p95 < target else f"  OVER {target:g} ms")
+    print(f"{label:<52} p50 {statistics.median(times):7.1f} ms   p95 {p95:7.1f} ms   ({len(times)} requests){verdict}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--db", default=None)
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=25, help="requests per client for repeated pages")
+    parser.add_argument("--pages", type=int, default=150, help="distinct rule pages visited once")
+    args = parser.parse_args()
+    path = db_path(args.db)
+    db = open_db(path)
+    release = newest_release(db, "en")
+    numbers = [r[0] for r in db.execute(
+        "select number from rules where release = ? and lang = 'en' and kind in ('rule', 'numbered')"
+        " order by position", [release])]
+    random.Random(0).shuffle(numbers)
+    numbers = numbers[: args.pages]
+    keywords = [r[0] for r in db.execute(
+        "select title from rules where release = ? and lang = 'en' and kind = 'numbered'"
+        " and parent in ('701', '702') and title is not null order by position", [release])]
+    db.conn.close()
+
+    from kb.plugin import resolution
+
+    lib = resolution.library()
+    if lib.error:
+        raise SystemExit(lib.error)
+    explored = sorted(s.id for s in lib.scenarios.values() if s.explore)
+    scripted = sorted(s.id for s in lib.scenarios.values() if not s.explore)
+
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "datasette", *datasette_args(path, write_metadata(path), port=port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                httpx.get(f"{base}/-/versions.json", timeout=1)
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        name = path.stem
+        n = args.clients * args.rounds
+        print(f"{path} · release {release} · {args.clients} concurrent clients · datasette serve --immutable\n")
+        warm = ["/-/versions.json", f"/{name}/rules?number=701.57&release={release}", "/-/rules/701.57",
+                "/-/keywords/discover", f"/-/scenarios/{explored[0]}"]
+        measure(base, warm * 2, 1)  # first requests: imports, card pool, templates
+
+        report("baseline: /-/versions.json", measure(base, ["/-/versions.json"] * n, args.clients))
+        report("baseline: Datasette table page, one rule", measure(
+            base, [f"/{name}/rules?number=701.57&release={release}"] * n, args.clients))
+        print()
+        report(f"rule page, first visit ({len(numbers)} rules)", measure(
+            base, [f"/-/rules/{x}" for x in numbers], args.clients), PAGE_TARGET_MS)
+        report("rule page again (/-/rules/701.57)", measure(base, ["/-/rules/701.57"] * n, args.clients),
+               PAGE_TARGET_MS)
+        report(f"keyword page, first visit ({len(keywords)} keywords)", measure(
+            base, [f"/-/keywords/{quote(k.lower())}" for k in keywords], args.clients), PAGE_TARGET_MS)
+        report("keyword page again (/-/keywords/発見)", measure(
+            base, [f"/-/keywords/{quote('発見')}"] * n, args.clients), PAGE_TARGET_MS)
+        report("home page (/): Datasette's index + our part", measure(base, ["/"] * n, args.clients), PAGE_TARGET_MS)
+        report("baseline: Datasette's index alone (/.json)", measure(base, ["/.json"] * n, args.clients))
+        print()
+        report(f"resolution, scripted ({len(scripted)} scenarios)", measure(
+            base, [f"/-/scenarios/{s}" for s in scripted], args.clients))
+        report(f"resolution, every choice ({len(explored)} scenarios x {args.rounds})", measure(
+            base, [f"/-/scenarios/{s}" for s in itertools.islice(itertools.cycle(explored), len(explored) * args.rounds)],
+            args.clients), EXPLORE_TARGET_MS)
+        form = "/-/run/discover?" + urlencode({"n": 3, "library": "Forest\nDarksteel Colossus\nShock\nIsland\nGrizzly Bears",
+                                                "opponent": "Grizzly Bears\nGoring Ceratops"})
+        report("form: discover 3 over every choice", measure(base, [form] * n, args.clients), EXPLORE_TARGET_MS)
+
+        print("\nOutcomes under each first choice (explored scenarios):")
+        with httpx.Client(base_url=base, timeout=30) as http:
+            for sid in explored:
+                data = http.get(f"/-/scenarios/{sid}.json").json()
+                counts = ", ".join(f"{k}: {v}" for k, v in data["by_first_choice"].items())
+                print(f"  {sid:<58} {len(data['outcomes']):3d}  ({counts})")
+            data = http.get(form.replace("/-/run/discover?", "/-/run/discover.json?")).json()
+            counts = ", ".join(f"{k}: {v}" for k, v in data["by_first_choice"].items())
+            print(f"  {'form: discover 3':<58} {len(data['outcomes']):3d}  ({counts})")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()

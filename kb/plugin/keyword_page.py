@@ -1,0 +1,272 @@
+"""The keyword pages: ``/-/keywords/<name>`` by English or Japanese name, and ``/-/keywords``.
+
+``/-/keywords/discover``, ``/-/keywords/Discover`` and ``/-/keywords/発見``
+are one page: the keyword's definition in both languages (its rule with every
+subrule side by side, and its glossary entries), its rule numbers today and
+every number it has had, every wiki ruling, every card ruling that speaks of
+it, every card that uses it, and every scenario of the executable rules for
+it, each with a "run" control. ``?show=en|ja|both`` switches language;
+``.json`` (or ``?_format=json``) gives the same data.
+
+``/-/keywords`` lists the keyword actions (701) and abilities (702) of the
+newest release with their Japanese names, which the home page shows too.
+
+A name is found, in order, among the actions of ``executable_rules``
+(``find_action``), the titles of rules 701 and 702 of the newest English
+release, the Japanese names of ``keyword_names`` (rule titles and glossary
+terms) and the wiki's ``keywords``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import sqlite3
+import unicodedata
+from typing import Any
+from urllib.parse import quote, unquote
+
+from datasette.utils.asgi import Response
+
+from kb.database import RuleNotFound, UnknownRelease
+
+from . import links, resolution
+from .rule_page import (
+    BadParameter,
+    cached_read,
+    error_response,
+    newest_whole,
+    page_context,
+    read_rule,
+    release_index,
+    table_names,
+    wants_json,
+)
+
+MAX_NAME = 80
+SHOW = ("both", "en", "ja")
+
+
+class KeywordNotFound(LookupError):
+    pass
+
+
+def normalize_name(name: str) -> str:
+    """NFKC, trimmed, single spaces (``Ｄｉｓｃｏｖｅｒ`` → ``Discover``)."""
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", name)).strip()
+
+
+def keyword_list(conn: sqlite3.Connection) -> dict:
+    """The keyword actions and abilities of the newest English release, each with its Japanese title
+    in the newest Japanese release not after it (paired by lineage, else by number)."""
+    tables = table_names(conn)
+    releases = release_index(conn)
+    release = newest_whole(releases, "en")
+    if release is None:
+        return {"release": None, "release_ja": None, "keywords": []}
+    ja_release = newest_whole(releases, "ja", not_after=release)
+    if "rule_lineage" in tables and ja_release:
+        sql = """
+            select en.number, en.title, en.parent, ja.number, ja.title
+            from rules en
+            left join rule_lineage le on le.lang = 'en' and le.release = en.release and le.number = en.number
+            left join rule_lineage lj on lj.lineage_id = le.lineage_id and lj.lang = 'ja' and lj.release = :ja
+            left join rules ja on ja.release = :ja and ja.lang = 'ja' and ja.number = lj.number
+            where en.release = :en and en.lang = 'en' and en.kind = 'numbered' and en.parent in ('701', '702')
+            order by en.position"""
+    else:
+        sql = """
+            select en.number, en.title, en.parent, ja.number, ja.title
+            from rules en left join rules ja on ja.release = :ja and ja.lang = 'ja' and ja.number = en.number
+            where en.release = :en and en.lang = 'en' and en.kind = 'numbered' and en.parent in ('701', '702')
+            order by en.position"""
+    names_ja = {}
+    if "keyword_names" in tables and ja_release:
+        for name_en, name_ja in conn.execute(
+                "select name_en, name_ja from keyword_names where release = ? and source = 'glossary'", [ja_release]):
+            names_ja.setdefault(name_en.casefold(), name_ja)
+    with_scenarios = {s.keyword for s in resolution.library().scenarios.values()}
+    keywords = []
+    for number, title, parent, number_ja, title_ja in conn.execute(sql, {"en": release, "ja": ja_release}):
+        if not title:
+            continue
+        keywords.append({
+            "number": number, "title": title, "kind": "keyword action" if parent == "701" else "keyword ability",
+            "number_ja": number_ja, "title_ja": title_ja, "name_ja": names_ja.get(title.casefold()) or title_ja,
+            "has_scenarios": title in with_scenarios, "url": f"/-/keywords/{quote(title.lower())}",
+        })
+    return {"release": release, "release_ja": ja_release, "keywords": keywords}
+
+
+def find_keyword(conn: sqlite3.Connection, name: str, *, suggest: bool = True) -> tuple[str, str, str]:
+    """``(English title, newest release having it, its number there)`` for ``name`` in either language;
+    :class:`KeywordNotFound` (with the nearest keyword when ``suggest``) otherwise."""
+    tables = table_names(conn)
+    wanted = normalize_name(name)
+    candidates = [wanted]
+    try:
+        from executable_rules.actions import UnknownAction, find_action
+
+        try:
+            candidates.insert(0, find_action(wanted).KEYWORD)
+        except UnknownAction:
+            pass
+    except ImportError:  # pragma: no cover - the package is part of the project
+        pass
+    if "keyword_names" in tables:
+        candidates += [r[0] for r in conn.execute(
+            "select name_en from keyword_names where name_ja = ? or match_ja = ? or lower(name_en) = lower(?)"
+            " order by source = 'rule' desc, release desc", [wanted, wanted, wanted])]
+    if "keywords" in tables:
+        candidates += [r[0] for r in conn.execute(
+            "select name_en from keywords where name_ja = ? or lower(name_en) = lower(?)", [wanted, wanted])]
+    candidates += [r[0] for r in conn.execute(
+        "select coalesce(title_en, title) from rules where lang = 'ja' and kind = 'numbered'"
+        " and parent in ('701', '702') and title = ? order by release desc limit 1", [wanted])]
+    for candidate in dict.fromkeys(c for c in candidates if c):
+        row = conn.execute(
+            "select title, release, number from rules where lang = 'en' and kind = 'numbered'"
+            " and parent in ('701', '702') and title = ? collate nocase order by release desc limit 1",
+            [candidate]).fetchone()
+        if row:
+            return row[0], row[1], row[2]
+    if not suggest:
+        raise KeywordNotFound(f"no keyword {name!r}")
+    known = [k["title"] for k in keyword_list(conn)["keywords"]]
+    near = difflib.get_close_matches(wanted.title(), known, n=1, cutoff=0.6)
+    hint = f"; did you mean {near[0]!r}?" if near else "; see /-/keywords for every keyword"
+    raise KeywordNotFound(f"no keyword {name!r} in the rules 701 and 702 of any release{hint}")
+
+
+def read_keyword(conn: sqlite3.Connection, path: str | None, name: str) -> dict:
+    """Everything the keyword page shows, as plain data."""
+    tables = table_names(conn)
+    releases = release_index(conn)
+    title, release, number = find_keyword(conn, name)
+    newest_en = newest_whole(releases, "en")
+    rule = read_rule(conn, path, number, release)
+    ja_release = rule["releases"].get("ja")
+    title_ja = rule["title"].get("ja")
+    name_ja = None
+    if "keyword_names" in tables:
+        row = conn.execute("select name_ja from keyword_names where name_en = ? collate nocase"
+                           " order by source = 'glossary' desc, release desc limit 1", [title]).fetchone()
+        name_ja = row[0] if row else None
+    glossary: dict[str, Any] = {"en": None, "ja": None}
+    row = conn.execute("select term, definition from glossary where release = ? and lang = 'en' and term = ? collate nocase",
+                       [release, title]).fetchone()
+    if row:
+        glossary["en"] = {"term": row[0], "definition": row[1], "release": release}
+    if "glossary_pairs" in tables and ja_release:
+        row = conn.execute("select term_ja, definition_ja from glossary_pairs where release = ?"
+                           " and term_en = ? collate nocase and term_ja is not null", [ja_release, title]).fetchone()
+        if row:
+            glossary["ja"] = {"term": row[0], "definition": row[1], "release": ja_release}
+    wiki = None
+    if "keywords" in tables:
+        row = conn.execute("select name_ja, kind, kind_ja, page_id, page_title, cr_release, cr_number from keywords"
+                           " where name_en = ? collate nocase", [title]).fetchone()
+        if row:
+            wiki = dict(zip(("name_ja", "kind", "kind_ja", "page_id", "page_title", "cr_release", "cr_number"), row))
+            if "wiki_pages" in tables and wiki["page_id"]:
+                page = conn.execute("select definition, source from wiki_pages where id = ?", [wiki["page_id"]]).fetchone()
+                if page:
+                    wiki["definition"], wiki["source"] = page
+            name_ja = name_ja or wiki["name_ja"]
+    numbers = []
+    for run in rule.get("history", []):
+        if run["lang"] != "en" or run["completeness"] != "whole":
+            continue
+        if numbers and numbers[-1]["number"] == run["number"]:
+            numbers[-1]["last_release"] = run["last_release"]
+        else:
+            numbers.append({"number": run["number"], "first_release": run["first_release"],
+                            "last_release": run["last_release"]})
+    scenarios = {s["id"]: s for s in resolution.scenarios_for_keyword(title)}
+    for s in rule["scenarios"]:
+        scenarios.setdefault(s["id"], s)
+    form = None
+    try:
+        from executable_rules.actions import UnknownAction, find_action, module_name
+
+        try:
+            key = module_name(find_action(title))
+            form = f"/-/run/{key}" if key in resolution.FORMS else None
+        except UnknownAction:
+            pass
+    except ImportError:  # pragma: no cover
+        pass
+    return {
+        "ok": True, "name": name, "title": title, "title_ja": title_ja, "name_ja": name_ja,
+        "kind": "keyword action" if number.startswith("701.") else "keyword ability",
+        "kind_ja": "キーワード処理" if number.startswith("701.") else "キーワード能力",
+        "current": {"en": {"release": release, "number": number},
+                    "ja": {"release": ja_release, "number": next(
+                        (r["ja"]["number"] for r in rule["rows"] if r.get("ja") and r.get("en")
+                         and r["en"]["number"] == number), None)} if ja_release else None},
+        "is_current": release == newest_en,
+        "numbers": numbers, "glossary": glossary, "wiki": wiki, "rule": rule,
+        "rulings": rule["rulings"], "card_rulings": rule["card_rulings"], "cards": rule["cards"],
+        "scenarios": list(scenarios.values()), "form": form, "missing": rule["missing"],
+    }
+
+
+def parse_keyword_args(args) -> dict:
+    show = args.get("show") or "both"
+    if show not in SHOW:
+        raise BadParameter(f"show must be both, en or ja, not {show!r}")
+    return {"show": show}
+
+
+async def keyword_view(datasette, request):
+    as_json = wants_json(request)
+    # Datasette matches routes on the raw path: /-/keywords/%E7%99%BA%E8%A6%8B is 発見.
+    name = unquote(request.url_vars["name"])
+    if len(name) > MAX_NAME:
+        return await error_response(datasette, request, as_json, 400,
+                                    f"name is {len(name)} characters long; at most {MAX_NAME} are accepted", title="Keyword")
+    try:
+        params = parse_keyword_args(request.args)
+    except BadParameter as e:
+        return await error_response(datasette, request, as_json, 400, str(e), title="Keyword")
+    db = datasette.get_database()
+    try:
+        data = await cached_read(db, ("keyword", normalize_name(name).casefold()),
+                                 lambda conn: read_keyword(conn, db.path, name))
+    except (KeywordNotFound, RuleNotFound) as e:
+        return await error_response(datasette, request, as_json, 404, str(e), title="Keyword")
+    except UnknownRelease as e:
+        return await error_response(datasette, request, as_json, 400, str(e), title="Keyword")
+    data = {**data, "name": name}  # kept once per keyword, whichever name asked first
+    if as_json:
+        return Response.json(data)
+    key = ("keyword", normalize_name(name).casefold())
+    page = dict(data)
+    page["rule"] = await page_context(datasette, request, db, data["rule"], params["show"], key=key)
+    page["json_url"] = page["rule"]["json_url"]
+    for part in ("rulings", "card_rulings", "cards"):
+        page[part] = page["rule"][part]
+    page["scenarios"] = [{**sc, "page_url": datasette.urls.path(sc["url"]),
+                          "rule_links": [(n, links.rule_url(datasette, n)) for n in sc["rules"]]}
+                         for sc in data["scenarios"]]
+    page["show"] = params["show"]
+    page["database"] = db.name
+    page["glossary_html"] = {lang: links.link_text(entry["definition"], datasette, release=entry["release"])
+                             for lang, entry in data["glossary"].items() if entry}
+    html = await datasette.render_template("kb_keyword.html", page, request=request)
+    return Response.html(html)
+
+
+async def keywords_view(datasette, request):
+    as_json = wants_json(request)
+    db = datasette.get_database()
+    data = await cached_read(db, ("keywords",), keyword_list)
+    if as_json:
+        return Response.json({"ok": True, **data})
+    return Response.html(await datasette.render_template("kb_keywords.html", data, request=request))
+
+
+ROUTES = [
+    (r"^/-/keywords(?:\.(?P<format>json))?$", keywords_view),
+    (r"^/-/keywords/(?P<name>[^/]+?)(?:\.(?P<format>json))?$", keyword_view),
+]

@@ -1,0 +1,61 @@
+// Progressive enhancement: every page works without this script.
+// - The language switch changes the columns in place (and the address, so it can be shared).
+// - "Run" shows a scenario's resolution under it instead of opening its page.
+(function () {
+  "use strict";
+
+  function switchLanguage(event) {
+    var link = event.target.closest(".kb-lang-switch a[data-show]");
+    if (!link) return;
+    var show = link.getAttribute("data-show");
+    var blocks = document.querySelectorAll(".kb-bilingual");
+    if (!blocks.length) return;
+    event.preventDefault();
+    blocks.forEach(function (block) {
+      block.classList.remove("kb-show-both", "kb-show-en", "kb-show-ja");
+      block.classList.add("kb-show-" + show);
+    });
+    document.querySelectorAll(".kb-lang-switch a[data-show]").forEach(function (a) {
+      var current = a.getAttribute("data-show") === show;
+      a.classList.toggle("current", current);
+      if (current) { a.setAttribute("aria-current", "true"); } else { a.removeAttribute("aria-current"); }
+    });
+    if (window.history && window.history.replaceState) {
+      window.history.replaceState(null, "", link.getAttribute("href") + window.location.hash);
+    }
+  }
+
+  function runScenario(event) {
+    var form = event.target.closest("form[data-kb-run]");
+    if (!form || !window.fetch || !window.DOMParser) return;
+    var item = form.closest(".kb-scenario");
+    var target = item && item.querySelector(".kb-run-result");
+    if (!target) return;
+    event.preventDefault();
+    var button = form.querySelector("button");
+    if (button) { button.disabled = true; }
+    target.textContent = "Running…";
+    fetch(form.getAttribute("action"), { headers: { "Accept": "text/html" } })
+      .then(function (response) { return response.text().then(function (text) { return [response.status, text]; }); })
+      .then(function (answer) {
+        var doc = new DOMParser().parseFromString(answer[1], "text/html");
+        var found = doc.querySelector("#kb-resolution") || doc.querySelector(".kb-error");
+        target.textContent = "";
+        if (found) {
+          found.removeAttribute("id");
+          target.appendChild(document.importNode(found, true));
+        } else {
+          target.textContent = "The run failed (HTTP " + answer[0] + ").";
+        }
+      })
+      .catch(function (error) { target.textContent = "The run failed: " + error; })
+      .then(function () { if (button) { button.disabled = false; } });
+  }
+
+  // Datasette closes every open <details> on a click outside it (for its menus); outcomes stay open.
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("details.kb-outcome")) { event.stopPropagation(); }
+  }, true);
+  document.addEventListener("click", switchLanguage);
+  document.addEventListener("submit", runScenario);
+})();

@@ -1,0 +1,248 @@
+"""Running the executable rules from the web: scenarios, explored outcome trees, the discover form."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import pytest
+from bs4 import BeautifulSoup
+
+from kb.plugin import resolution
+
+
+def soup(response) -> BeautifulSoup:
+    return BeautifulSoup(response.text, "html.parser")
+
+
+def scenario_ids() -> list[str]:
+    lib = resolution.library()
+    assert lib.error is None, lib.error
+    return sorted(lib.scenarios)
+
+
+# --- scenarios ---------------------------------------------------------------------------------
+
+async def test_scenario_page_shows_each_step(ds):
+    page = await ds.client.get("/-/scenarios/discover-701.57a-cast-first-fit")
+    assert page.status_code == 200
+    html = soup(page)
+    assert html.select_one(".kb-verdict").text.startswith("PASS")
+    before = {row.th.text.split(" (")[0]: row.td.text for row in html.select(".kb-zones")[0].select("tr")}
+    assert before["your library"].startswith("Forest")
+    steps = html.select("ol.kb-steps > li")
+    kinds = [s.select_one(".kb-step-kind").text for s in steps]
+    assert kinds == ["exile", "exile", "exile", "decision", "decision", "cast", "random order", "discover"]
+    decision = steps[3]
+    assert "cast Shock" in decision.select_one(".kb-step-text").text
+    assert decision.select_one("a.kb-step-rule")["href"] == "/-/rules/701.57a#701.57a"
+    moved = steps[0].select(".kb-changes li")
+    assert [li.strong.text for li in moved] == ["your library", "exile"]
+    after = {row.th.text.split(" (")[0]: row.td.text for row in html.select(".kb-zones")[1].select("tr")}
+    assert after["stack"].startswith("Shock")
+
+
+async def test_scenario_json_by_suffix_and_by_format(ds):
+    by_suffix = await ds.client.get("/-/scenarios/discover-701.57a-cast-or-hand-never-neither.json")
+    by_format = await ds.client.get("/-/scenarios/discover-701.57a-cast-or-hand-never-neither?_format=json")
+    data = by_suffix.json()
+    assert by_format.json()["outcomes"] == data["outcomes"]
+    assert data["passed"] and data["explore"]
+    assert [o["choices"] for o in data["outcomes"]] == [["cast Grizzly Bears"], ["put Grizzly Bears into hand"]]
+    assert [c["choice"] for c in data["tree"]["children"]] == ["cast Grizzly Bears", "put Grizzly Bears into hand"]
+    assert data["by_first_choice"] == {"cast Grizzly Bears": 1, "put Grizzly Bears into hand": 1}
+    hands = [next(z for z in o["after"] if z["zone"] == "your hand")["cards"] for o in data["outcomes"]]
+    assert hands == [[], [{"name": "Grizzly Bears", "name_ja": "灰色熊"}]]
+
+
+async def test_explored_scenario_shows_the_tree(ds):
+    html = soup(await ds.client.get("/-/scenarios/discover-701.57a-cast-or-hand-never-neither"))
+    leaves = html.select("ul.kb-tree > li")
+    assert [li.select_one(".kb-choice").text for li in leaves] == ["cast Grizzly Bears", "put Grizzly Bears into hand"]
+    assert leaves[0].select_one("details.kb-outcome summary").text.startswith("Outcome 1: completed")
+
+
+async def test_scenario_refused_by_the_rules_shows_the_rule(ds):
+    data = (await ds.client.get("/-/scenarios/discover-701.57a-mdfc-only-the-face-that-fits.json")).json()
+    assert data["passed"] and data["expects_error"]
+    assert data["error"]["kind"] == "illegal choice" and data["error"]["rule"]["number"] == "701.57a"
+    html = soup(await ds.client.get("/-/scenarios/discover-701.57a-mdfc-only-the-face-that-fits"))
+    assert "mana value 5 is greater than 2" in html.select_one(".kb-illegal").text
+
+
+@pytest.mark.parametrize("scenario_id", scenario_ids())
+async def test_every_scenario_resolves_on_the_web_as_in_the_tests(ds, scenario_id):
+    response = await ds.client.get(f"/-/scenarios/{scenario_id}.json")
+    assert response.status_code == 200
+    data = response.json()
+    assert data["passed"], data["failures"]
+    assert data["steps"] or data["error"]
+
+
+async def test_scenario_not_found_and_bad_parameters(ds):
+    response = await ds.client.get("/-/scenarios/discover-701.57a-cast-first-fits.json")
+    assert response.status_code == 404
+    assert response.json()["error"] == ("no scenario 'discover-701.57a-cast-first-fits'; "
+                                        "did you mean 'discover-701.57a-cast-first-fit'?")
+    response = await ds.client.get("/-/scenarios/discover-701.57a-cast-first-fit.json?seed=3")
+    assert response.status_code == 400
+    assert response.json()["error"] == "unknown parameter 'seed'; a scenario page takes no parameters but _format"
+
+
+async def test_scenario_list(ds):
+    data = (await ds.client.get("/-/scenarios.json?keyword=%E7%99%BA%E8%A6%8B")).json()  # 発見
+    assert data["scenarios"] and {s["keyword"] for s in data["scenarios"]} == {"Discover"}
+    bad = await ds.client.get("/-/scenarios.json?keyword=discovr")
+    assert bad.status_code == 400 and bad.json()["error"].startswith("keyword: no action 'discovr'; did you mean")
+    html = soup(await ds.client.get("/-/scenarios"))
+    assert len(html.select("li.kb-scenario")) == len(scenario_ids())
+
+
+# --- the discover form -------------------------------------------------------------------------
+
+LIBRARY = "Forest\nDarksteel Colossus\nShock\nIsland"
+
+
+def run_url(fmt: str = "", **fields) -> str:
+    return f"/-/run/discover{fmt}?" + urlencode(fields)
+
+
+async def test_form_without_fields_is_an_empty_form(ds):
+    page = await ds.client.get("/-/run/discover")
+    assert page.status_code == 200
+    html = soup(page)
+    assert {i["name"] for i in html.select("form.kb-run [name]")} == {"n", "seed", "mode", "library", "opponent", "choices"}
+    assert html.select_one("form.kb-run")["method"] == "get"
+    assert not html.select(".kb-resolution")
+    # The same form by the action's Japanese name.
+    assert (await ds.client.get("/-/run/%E7%99%BA%E8%A6%8B")).status_code == 200
+
+
+async def test_form_explores_every_choice(ds):
+    data = (await ds.client.get(run_url(".json", n=3, library=LIBRARY, opponent="Grizzly Bears"))).json()
+    assert data["ok"] and data["mode"] == "explore"
+    # Cast Shock at one of three targets (you, the opponent, Grizzly Bears) or put it into the hand.
+    assert data["by_first_choice"] == {"cast Shock": 3, "put Shock into hand": 1}
+    assert len(data["outcomes"]) == 4
+    targets = sorted(o["choices"][1] for o in data["outcomes"] if o["choices"][0] == "cast Shock")
+    assert targets == ["target Grizzly Bears", "target opponent", "target you"]
+    for outcome in data["outcomes"]:
+        library = next(z for z in outcome["after"] if z["zone"] == "your library")
+        assert [c["name"] for c in library["cards"]][0] == "Island"  # the rest went to the bottom
+    html = soup(await ds.client.get(run_url(n=3, library=LIBRARY, opponent="Grizzly Bears")))
+    assert len(html.select("details.kb-outcome")) == 4
+
+
+async def test_form_follows_my_choices_and_reads_japanese_names(ds):
+    data = (await ds.client.get(run_url(".json", n=3, library="森\nショック\n島", mode="choices",
+                                        choices="put Shock into hand"))).json()
+    hand = next(z for z in data["after"] if z["zone"] == "your hand")
+    assert hand["cards"] == [{"name": "Shock", "name_ja": "ショック"}]
+    assert [s["kind"] for s in data["steps"]] == ["exile", "exile", "choice", "move", "random order", "discover"]
+
+
+@pytest.mark.parametrize("fields, message", [
+    pytest.param({"library": LIBRARY}, "n is required: a whole number from 0 to 20", id="n-missing"),
+    pytest.param({"n": "21", "library": LIBRARY}, "n must be a whole number from 0 to 20, not '21'", id="n-too-big"),
+    pytest.param({"n": "-1", "library": LIBRARY}, "n must be a whole number from 0 to 20, not '-1'", id="n-negative"),
+    pytest.param({"n": "three", "library": LIBRARY}, "n must be a whole number from 0 to 20, not 'three'", id="n-word"),
+    pytest.param({"n": "3", "library": "  \n "},
+                 "library is empty: list the cards of the library, one name per line, top first", id="library-empty"),
+    pytest.param({"n": "3", "library": "Forest\nLightnig Bolt"},
+                 'library line 2: unknown card "Lightnig Bolt"; did you mean "Lightning Bolt"?', id="library-unknown-card"),
+    pytest.param({"n": "3", "library": "\n".join(["Forest"] * 41)},
+                 "library has 41 cards; at most 40 are accepted", id="library-too-large"),
+    pytest.param({"n": "3", "library": "x" * 101},
+                 "library line 1 is 101 characters long; at most 100 are accepted", id="library-line-too-long"),
+    pytest.param({"n": "3", "library": LIBRARY, "opponent": "Grizly Bears"},
+                 'opponent line 1: unknown card "Grizly Bears"; did you mean "Grizzly Bears"?', id="opponent-unknown-card"),
+    pytest.param({"n": "3", "library": LIBRARY, "opponent": "\n".join(["Grizzly Bears"] * 9)},
+                 "opponent has 9 cards; at most 8 are accepted", id="opponent-too-many"),
+    pytest.param({"n": "3", "library": LIBRARY, "mode": "all"}, "mode must be explore or choices, not 'all'", id="mode"),
+    pytest.param({"n": "3", "library": LIBRARY, "choices": "cast Shock"},
+                 "choices are only read with mode=choices; with mode=explore every choice is walked", id="choices-without-mode"),
+    pytest.param({"n": "3", "library": LIBRARY, "mode": "choices", "choices": "cast Bolt"},
+                 "choices line 1: 'cast Bolt' is not an option of 'discover 3: cast Shock without paying its mana cost, "
+                 "or put it into your hand'; the options are 'cast Shock', 'put Shock into hand'", id="choices-not-an-option"),
+    pytest.param({"n": "3", "library": LIBRARY, "mode": "choices"},
+                 "choices: you must decide 'discover 3: cast Shock without paying its mana cost, or put it into your "
+                 "hand'; add a line with one of 'cast Shock', 'put Shock into hand'", id="choices-missing"),
+    pytest.param({"n": "3", "library": LIBRARY, "mode": "choices", "choices": "put Shock into hand\ncast Shock"},
+                 "choices line 2: 'cast Shock' was never asked for; the run needed 1 choice(s)", id="choices-too-many"),
+    pytest.param({"n": "3", "library": LIBRARY, "seed": "1e9"},
+                 "seed must be a whole number from 0 to 999999, not '1e9'", id="seed"),
+    pytest.param({"n": "3", "library": LIBRARY, "deck": "Forest"},
+                 "unknown parameter 'deck'; the discover form takes n, library, opponent, mode, choices, seed", id="unknown-field"),
+])
+async def test_form_validates_every_field(ds, fields, message):
+    response = await ds.client.get(run_url(".json", **fields))
+    assert response.status_code == 400
+    assert response.json() == {"ok": False, "error": message}
+    page = await ds.client.get(run_url(**fields))
+    assert page.status_code == 400 and "Traceback" not in page.text
+    html = soup(page)
+    assert html.select_one(".kb-error").text == message
+    assert html.select_one("form.kb-run")  # the form is there to correct
+
+
+async def test_form_illegal_choice_is_an_answer_not_an_error(ds):
+    data = (await ds.client.get(run_url(".json", n=2, library="Esika, God of the Tree // The Prismatic Bridge",
+                                        mode="choices", choices="cast The Prismatic Bridge"))).json()
+    assert data["ok"] and data["error"]["kind"] == "illegal choice"
+    assert data["error"]["rule"]["number"] == "701.57a"
+    assert data["note"] == "The action was rolled back: the state is as it was before it."
+
+
+async def test_form_for_an_action_without_one(ds):
+    response = await ds.client.get("/-/run/explore.json?n=1")
+    assert response.status_code == 404 and response.json()["error"] == "no form for Explore yet; forms: discover"
+    response = await ds.client.get("/-/run/discovr.json")
+    assert response.status_code == 404 and response.json()["error"].startswith("no action 'discovr'; did you mean")
+
+
+async def test_form_stops_at_the_outcome_limit(ds, monkeypatch):
+    monkeypatch.setattr(resolution, "MAX_OUTCOMES", 2)
+    response = await ds.client.get(run_url(".json", n=3, library=LIBRARY, opponent="Grizzly Bears"))
+    assert response.status_code == 422
+    assert response.json()["error"].startswith(
+        "exploring every choice stopped at the limit of 2 outcomes and 1 s: give a smaller library or fewer cards "
+        "on the battlefield, or run with mode=choices (")
+    page = await ds.client.get(run_url(n=3, library=LIBRARY, opponent="Grizzly Bears"))
+    assert page.status_code == 422 and soup(page).select_one(".kb-error").text.startswith("exploring every choice")
+
+
+async def test_form_stops_at_the_time_limit(ds, monkeypatch):
+    import time
+
+    slow_run = resolution.DiscoverForm.run
+
+    def slow(params):
+        time.sleep(0.3)
+        return slow_run(params)
+
+    monkeypatch.setattr(resolution, "RUN_SECONDS", 0.05)
+    monkeypatch.setattr(resolution.DiscoverForm, "run", staticmethod(slow))
+    response = await ds.client.get(run_url(".json", n=3, library=LIBRARY))
+    assert response.status_code == 422
+    assert response.json()["error"] == ("the run took longer than 0.05 s and was stopped; try a smaller library "
+                                        "or fewer cards on the battlefield")
+
+
+async def test_pages_say_so_when_the_executable_rules_are_missing(ds, monkeypatch):
+    monkeypatch.setattr(resolution, "_library", resolution.Library(error="the executable rules could not be loaded: no corpus"))
+    response = await ds.client.get("/-/scenarios/discover-701.57a-cast-first-fit.json")
+    assert response.status_code == 503
+    assert response.json()["error"] == "the executable rules could not be loaded: no corpus"
+    assert (await ds.client.get("/-/run/discover?n=3&library=Forest")).status_code == 503
+
+
+# --- nothing from the database runs -----------------------------------------------------------
+
+def test_outcome_tree_from_choices():
+    tree = resolution.outcome_tree([
+        {"choices": ["cast Shock", "target you"], "prompts": ["cast?", "target?"]},
+        {"choices": ["cast Shock", "target opponent"], "prompts": ["cast?", "target?"]},
+        {"choices": ["put Shock into hand"], "prompts": ["cast?"]},
+    ])
+    cast, hand = tree["children"]
+    assert [c["choice"] for c in cast["children"]] == ["target you", "target opponent"]
+    assert [c["outcome"] for c in cast["children"]] == [0, 1] and hand["outcome"] == 2
