@@ -17,7 +17,7 @@ from .database import DatabaseNotFound, RuleNotFound, UnknownRelease, db_path
 from .options import (
     corpus_option, db_option, echo_json, json_option, open_database, release_option, resolve_corpus,
 )
-from .search import KeywordNames, current_sql, fts_query, parse_query, search, search_sql
+from .search import KINDS, KeywordNames, current_sql, fts_query, parse_query, search, search_sql
 
 _USER_ERRORS = (DatabaseNotFound, RuleNotFound, UnknownRelease, BuildFailed)
 
@@ -108,10 +108,12 @@ def rule(number, release, lang, db, as_json):
 @click.option("--lang", type=click.Choice(["en", "ja", "any"]), default="any", show_default=True,
               help="Language of the text searched.")
 @click.option("--limit", type=click.IntRange(1, 500), default=10, show_default=True)
+@click.option("--kind", "kinds", multiple=True, type=click.Choice(KINDS),
+              help="Only these kinds of hit (repeatable) [default: all; rulings and cards are in the newest release].")
 @click.option("--sql", "show_sql", is_flag=True, help="Print the SQL and parameters instead of running it.")
 @db_option
 @json_option
-def search_command(query, section, release, lang, limit, show_sql, db, as_json):
+def search_command(query, section, release, lang, limit, kinds, show_sql, db, as_json):
     """Full-text search over rules, examples and glossary, in English and Japanese, best hits first.
 
     Japanese is segmented into words, so 墓地 or 発見 are found inside
@@ -138,7 +140,8 @@ def search_command(query, section, release, lang, limit, show_sql, db, as_json):
         return
     database = open_database(db)
     try:
-        hits = search(database, query, release=release, lang=lang_param, section=section, limit=limit)
+        hits = search(database, query, release=release, lang=lang_param, section=section, limit=limit,
+                      kinds=kinds or None)
     except UnknownRelease as e:
         raise click.ClickException(str(e)) from None
     if as_json:
@@ -149,7 +152,7 @@ def search_command(query, section, release, lang, limit, show_sql, db, as_json):
         sys.exit(1)
     for hit in hits:
         label = hit.number or "-"
-        what = {"rule": "", "example": " (example)", "glossary": f" (glossary: {hit.title})"}[hit.kind]
+        what = {"rule": "", "example": " (example)"}.get(hit.kind, f" ({hit.kind}: {hit.title})")
         click.secho(f"{label}{what}  [{hit.release} {hit.lang}]", bold=True)
         snippet = hit.as_dict()["snippet"].replace("\n", " ")
         click.echo(textwrap.fill(snippet, 100, initial_indent="  ", subsequent_indent="  "))

@@ -31,6 +31,7 @@ of the same release where there is one (``title_other``, ``text_other``).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import asdict, dataclass, field, replace
@@ -236,6 +237,9 @@ def fts_query(query: str, names: KeywordNames | None = None) -> str:
     return parse_query(query, names).expression
 
 
+# What a hit can be: CR text, and (newest release only) wiki rulings and cards.
+KINDS = ("rule", "example", "glossary", "ruling", "card", "card ruling")
+
 # Snippets mark matches with control characters no rule text contains, so that
 # brackets in the text ("[Cost]: [Effect]") are never mistaken for marks.
 MARK_START, MARK_END = "\x02", "\x03"
@@ -245,7 +249,7 @@ MARK_START, MARK_END = "\x02", "\x03"
 class Hit:
     """One search result, with the same item in the other language of its release where there is one."""
 
-    kind: str  # "rule", "example" or "glossary"
+    kind: str  # one of KINDS: "rule", "example", "glossary", "ruling", "card", "card ruling"
     release: str
     lang: str
     number: str | None  # the rule (for an example, the rule it belongs to; for a glossary entry, its first reference)
@@ -256,6 +260,7 @@ class Hit:
     lang_other: str | None = None  # "ja" for an English hit whose release has it in Japanese, and so on
     title_other: str | None = None
     text_other: str | None = None
+    link: str | None = None  # for rulings and cards: the row's path in the database ("cards/7")
 
     def as_dict(self) -> dict:
         """The hit as plain data; the snippet marks the matched words [like this]."""
@@ -283,10 +288,11 @@ _SECTION_FILTER = """
 CURRENT_SQL = """
 select search_current.kind, search_current.release, search_current.lang, search_current.number,
        search_current.title, search_current.text, search_current.rowid as snippet,
-       bm25(search_current_fts) as rank
+       bm25(search_current_fts) as rank, search_current.link
 from search_current_fts join search_current on search_current.rowid = search_current_fts.rowid
 where search_current_fts match :query
   and (:lang is null or search_current.lang = :lang)
+  and (:kinds is null or search_current.kind in (select value from json_each(:kinds)))
   and (:section is null or search_current.number = :section or search_current.number like :section || '.%'
        or search_current.number glob :section || '[a-z]'
        or (length(:section) = 1 and substr(search_current.number, 1, 1) = :section))
@@ -305,7 +311,8 @@ from search_current_fts where search_current_fts match :query and rowid in ({row
 def current_sql() -> str:
     """The SQL of the default search: the newest release of each language, one small index.
 
-    Parameters: ``:query`` (from :func:`fts_query`), ``:lang``, ``:section`` (may be null), ``:limit``.
+    Parameters: ``:query`` (from :func:`fts_query`), ``:lang``, ``:section``, ``:kinds`` (a JSON
+    list of kinds: rule, example, glossary, ruling, card, card ruling; each may be null), ``:limit``.
     """
     return CURRENT_SQL
 
@@ -379,6 +386,7 @@ def search(
     section: str | None = None,
     limit: int = 20,
     across_languages: bool = True,
+    kinds: Iterable[str] | None = None,
 ) -> list[Hit]:
     """Ranked hits for ``query`` (best first). An empty query gives no hits.
 
@@ -387,8 +395,12 @@ def search(
     language also finds its name in the other (``keyword_names``; off with
     ``across_languages=False``). Each hit carries its other-language text from
     the same release where that exists; when both languages of one item are
-    hits, the better one stays and shows both.
+    hits, the better one stays and shows both. ``kinds`` keeps only some kinds
+    of hit (:data:`KINDS`); a search of an older release has the CR kinds only.
     """
+    kinds = tuple(kinds) if kinds else None
+    if kinds and not set(kinds) <= set(KINDS):
+        raise ValueError(f"unknown kind of hit: {sorted(set(kinds) - set(KINDS))}; kinds are {', '.join(KINDS)}")
     parsed = parse_query(query, KeywordNames.from_db(db) if across_languages else None)
     if not parsed.expression:
         return []
@@ -402,20 +414,23 @@ def search(
     rows = []
     for run_lang, expression in runs:
         if release is None:
-            params = {"query": expression, "lang": run_lang, "section": section, "limit": fetch}
+            params = {"query": expression, "lang": run_lang, "section": section, "limit": fetch,
+                      "kinds": json.dumps(list(kinds)) if kinds else None}
             found = db.execute(current_sql(), params).fetchall()
             # English snippets from FTS5 (Japanese ones are cut from the printed text below).
             rowids = ",".join(str(int(r[6])) for r in found if r[2] != "ja")
             snippets = dict(db.execute(CURRENT_SNIPPETS_SQL.format(rowids=rowids), {"query": expression})
                             .fetchall()) if rowids else {}
-            rows += [(*r[:6], snippets.get(r[6], r[5]), r[7]) for r in found]
+            rows += [Hit(*r[:6], snippets.get(r[6], r[5]), r[7], link=r[8]) for r in found]
             continue
         scopes = scope_tokens(db, release, run_lang)
         if scopes:
             params = {"query": scoped(expression, scopes), "release": release, "lang": run_lang,
                       "section": section, "limit": fetch}
-            rows += db.execute(search_sql(), params).fetchall()
-    hits = sorted((Hit(*row) for row in rows), key=lambda h: h.rank)
+            cr_kinds = tuple(k for k in ("rule", "example", "glossary") if not kinds or k in kinds)
+            if cr_kinds:
+                rows += [Hit(*row) for row in db.execute(search_sql(cr_kinds), params).fetchall()]
+    hits = sorted(rows, key=lambda h: h.rank)
     if lang is None and len(parsed.languages) == 1:
         # At equal relevance, hits in the language of the query come first.
         (query_lang,) = parsed.languages

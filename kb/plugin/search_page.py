@@ -21,8 +21,7 @@ from kb.database import UnknownRelease
 from kb.search import search
 
 CR_KINDS = ("rule", "example", "glossary")
-# How many more hits to read than asked for, so that both groups can fill up.
-WIDEN = 3
+OTHER_KINDS = ("ruling", "card", "card ruling")
 
 MAX_QUERY = 200
 _RELEASE = re.compile(r"\d{8}")
@@ -80,19 +79,16 @@ async def search_view(datasette, request):
                            "url": datasette.urls.path(f"/-/keywords/{quote(title.lower())}")}
             except KeywordNotFound:
                 pass
-        found = search(sqlite_utils.Database(conn), params["q"], release=params["release"],
-                       lang=params["lang"], section=params["section"], limit=min(params["limit"] * WIDEN, 300))
-        links = _row_links(conn, db.path)
-        hits, others = [], []
-        for h in found:
-            item = {**h.as_dict(), "snippet_html": h.snippet_html()}
-            if h.kind in CR_KINDS:
-                if len(hits) < params["limit"]:
-                    hits.append(item)
-            elif len(others) < params["limit"]:
-                link = links.get((h.kind, h.lang, h.title, h.text))
-                item["url"] = datasette.urls.path(f"/{db.name}/{link}") if link else None
-                others.append(item)
+        database = sqlite_utils.Database(conn)
+        common = dict(release=params["release"], lang=params["lang"], section=params["section"],
+                      limit=params["limit"])
+        hits = [{**h.as_dict(), "snippet_html": h.snippet_html()}
+                for h in search(database, params["q"], kinds=CR_KINDS, **common)]
+        others = []
+        if params["release"] is None:  # rulings and cards are in the newest release's index only
+            for h in search(database, params["q"], kinds=OTHER_KINDS, **common):
+                others.append({**h.as_dict(), "snippet_html": h.snippet_html(),
+                               "url": datasette.urls.path(f"/{db.name}/{h.link}") if h.link else None})
         return hits, others, keyword
 
     try:
@@ -111,22 +107,6 @@ async def search_view(datasette, request):
     return Response.html(await datasette.render_template(
         "kb_search.html", {"hits": hits, "others": others, "keyword": keyword, "params": params, "error": None},
         request=request))
-
-
-_links: dict[str, dict] = {}
-
-
-def _row_links(conn, path) -> dict:
-    """``(kind, lang, title, text)`` → the row path of every ruling and card in ``search_current``
-    (read once per database file: the database is served immutable)."""
-    key = path or f"memory:{id(conn)}"
-    if key not in _links:
-        has_link = any(r[1] == "link" for r in conn.execute("pragma table_info(search_current)"))
-        rows = conn.execute(
-            "select kind, lang, title, text, link from search_current where kind not in ('rule', 'example', 'glossary')"
-        ).fetchall() if has_link else []
-        _links[key] = {(k, lg, t, x): link for k, lg, t, x, link in rows}
-    return _links[key]
 
 
 ROUTES = [(r"^/-/search(?:\.(?P<format>json))?$", search_view)]
