@@ -318,7 +318,7 @@ def select_scenarios(scenarios: Sequence[Scenario], query: str | None) -> list[S
 # ------------------------------------------------------------------ building the state
 
 
-class _Setup:
+class ScenarioSetup:
     """A state built from a scenario's setup, and the cards it named."""
 
     def __init__(self, scenario: Scenario, pool: CardPool):
@@ -377,10 +377,10 @@ def _parse_mana(text: str) -> tuple[str, ...]:
 # ------------------------------------------------------------------ running steps
 
 
-class _Run:
+class ScenarioRun:
     """The running context of a scenario: the state, its named cards, values steps remember."""
 
-    def __init__(self, setup: _Setup):
+    def __init__(self, setup: ScenarioSetup):
         self.setup = setup
         self.state = setup.state
         self.scenario = setup.scenario
@@ -430,7 +430,7 @@ class _Run:
         return self.state.zone(zone_kind, owner or default_owner if zone_kind.is_per_player else None)
 
 
-def _query(run: _Run, spec: str | dict[str, Any]) -> CardQuery:
+def _query(run: ScenarioRun, spec: str | dict[str, Any]) -> CardQuery:
     if spec == "card" or spec == "a card":
         return CardQuery()
     if isinstance(spec, str):
@@ -463,7 +463,7 @@ def _query(run: _Run, spec: str | dict[str, Any]) -> CardQuery:
                      bool(spec.get("nonland", False)), undefined)
 
 
-def _find(run: _Run, spec: dict[str, Any]) -> Find:
+def _find(run: ScenarioRun, spec: dict[str, Any]) -> Find:
     count = spec.get("count", 1)
     put = spec.get("put")
     if put is not None and put not in ZONE_NAMES:
@@ -472,7 +472,7 @@ def _find(run: _Run, spec: dict[str, Any]) -> Find:
                 bool(spec.get("up_to", False)), ZONE_NAMES[put] if put else None, bool(spec.get("tapped", False)))
 
 
-def _zone_specs(run: _Run, names: Sequence[str]) -> list[tuple[str | None, ZoneKind]]:
+def _zone_specs(run: ScenarioRun, names: Sequence[str]) -> list[tuple[str | None, ZoneKind]]:
     specs = []
     for spec in names:
         owner, _, kind = spec.rpartition(".")
@@ -482,7 +482,7 @@ def _zone_specs(run: _Run, names: Sequence[str]) -> list[tuple[str | None, ZoneK
     return specs
 
 
-def _instructions(run: _Run, entries: Sequence[dict[str, Any]]) -> tuple[Instruction, ...]:
+def _instructions(run: ScenarioRun, entries: Sequence[dict[str, Any]]) -> tuple[Instruction, ...]:
     found = []
     for entry in entries:
         verb = entry.get("do", "")
@@ -508,7 +508,7 @@ STEP_KEYS: dict[str, set[str]] = {
 }
 
 
-def _run_step(run: _Run, step: dict[str, Any], choose: Chooser) -> None:
+def _run_step(run: ScenarioRun, step: dict[str, Any], choose: Chooser) -> None:
     do = step.get("do")
     if do not in STEP_KEYS:
         raise run.fail("do", f"unknown action {do!r}{_closest(str(do), sorted(STEP_KEYS))}")
@@ -624,7 +624,7 @@ def _run_step(run: _Run, step: dict[str, Any], choose: Chooser) -> None:
         state.append(state.effects, Effect(step["name"], player))
 
 
-def _resolve_ability(run: _Run, step: dict[str, Any], player: str, choose: Chooser) -> None:
+def _resolve_ability(run: ScenarioRun, step: dict[str, Any], player: str, choose: Chooser) -> None:
     """An ability (or spell) resolving with targets: nothing happens if every target is illegal (608.2b)."""
     state = run.state
     targets = []
@@ -747,7 +747,7 @@ def _normalise(value: Any) -> Any:
     return value
 
 
-def _check_state(run_state: GameState, expect: dict[str, Any], pool: CardPool, decisions: "_Recorder",
+def _check_state(run_state: GameState, expect: dict[str, Any], pool: CardPool, decisions: "RecordingChooser",
                  scenario: Scenario) -> list[str]:
     failures = []
     lines = [e.describe() for e in run_state.events]
@@ -809,7 +809,7 @@ def _canonical(pool: CardPool, key: str, value: Any) -> Any:
     return value
 
 
-class _Recorder:
+class RecordingChooser:
     """Wrap a chooser to see every decision, forced ones included."""
 
     def __init__(self, choose: Chooser):
@@ -850,7 +850,7 @@ class _Recorder:
 # ------------------------------------------------------------------ running a scenario
 
 
-def _steps(run: _Run) -> Callable[[GameState, Chooser], None]:
+def scenario_steps(run: ScenarioRun) -> Callable[[GameState, Chooser], None]:
     def go(state: GameState, choose: Chooser) -> None:
         run.memory.clear()
         for step in run.scenario.actions:
@@ -858,7 +858,7 @@ def _steps(run: _Run) -> Callable[[GameState, Chooser], None]:
     return go
 
 
-def _setup_trace(setup: _Setup) -> list[str]:
+def _setup_trace(setup: ScenarioSetup) -> list[str]:
     state = setup.state
     lines = []
     for p in state.players:
@@ -878,7 +878,7 @@ def _setup_trace(setup: _Setup) -> list[str]:
     return lines
 
 
-def _describe_decisions(trace: list[str], recorder: _Recorder) -> None:
+def _describe_decisions(trace: list[str], recorder: RecordingChooser) -> None:
     seen = set()
     for d in recorder.seen:
         illegal = "; ".join(f"{o.label!r}: {o.reason}" + (f" ({o.citation})" if o.citation else "") for o in d.illegal)
@@ -892,15 +892,15 @@ def run_scenario(scenario: Scenario, pool: CardPool | None = None, *, max_outcom
                  max_seconds: float = 10.0) -> ScenarioResult:
     """Run ``scenario`` and check what it expects; never raises for a rules failure (it is a FAIL)."""
     pool = pool if pool is not None else _default_pool()
-    setup = _Setup(scenario, pool)
-    run = _Run(setup)
+    setup = ScenarioSetup(scenario, pool)
+    run = ScenarioRun(setup)
     trace = _setup_trace(setup)
     failures: list[str] = []
     expected_error = scenario.expect.get("error")
     if scenario.explore:
-        recorder = _Recorder(lambda d: next(d.legal_choices()))
+        recorder = RecordingChooser(lambda d: next(d.legal_choices()))
         try:
-            exploration = explore(lambda s, c: _steps(run)(s, _Wrap(c, recorder)), setup.state,
+            exploration = explore(lambda s, c: scenario_steps(run)(s, _Wrap(c, recorder)), setup.state,
                                   max_outcomes=max_outcomes, max_seconds=max_seconds)
         except (IllegalChoice, UnknownOption, ExplorationLimit) as e:
             return ScenarioResult(scenario, False, [f"{type(e).__name__}: {e}"], trace)
@@ -920,11 +920,11 @@ def run_scenario(scenario: Scenario, pool: CardPool | None = None, *, max_outcom
             trace.append(f"  outcome [{' / '.join(o.choices) or 'no choice'}]: " + _summary(o.state))
         return ScenarioResult(scenario, not failures, _dedupe(failures), trace, len(exploration.outcomes))
     scripted = Scripted(scenario.decisions)
-    recorder = _Recorder(scripted)
+    recorder = RecordingChooser(scripted)
     state = setup.state
     raised: Exception | None = None
     try:
-        _steps(run)(state, recorder)
+        scenario_steps(run)(state, recorder)
     except IllegalChoice as e:
         raised = e
     except UnknownOption as e:
@@ -962,7 +962,7 @@ def run_scenario(scenario: Scenario, pool: CardPool | None = None, *, max_outcom
 class _Wrap:
     """A chooser that also tells the recorder about every decision."""
 
-    def __init__(self, choose: Chooser, recorder: _Recorder):
+    def __init__(self, choose: Chooser, recorder: RecordingChooser):
         self.choose = choose
         self.recorder = recorder
 

@@ -17,11 +17,11 @@ Limits: a library of at most :data:`MAX_LIBRARY` cards, N from 0 to
 of wall-clock time for any run; a run over a limit stops with a 422 and a
 sentence saying which limit and what to do.
 
-This module is the adapter between the pages and ``executable_rules``. What
-the package's public API doesn't offer is done here: a scenario's state is
-built with ``executable_rules.scenarios._Setup`` and its steps run with
-``_steps``, and the zones after each event are recorded by wrapping the
-state's ``emit`` (an observer the model doesn't have). Nothing from the
+This module is the adapter between the pages and ``executable_rules``: a
+scenario's state is built with ``executable_rules.scenarios.ScenarioSetup``,
+its steps run with ``scenario_steps`` (decisions recorded by a
+``RecordingChooser``), and the zones after each event are recorded by
+wrapping the state's ``emit``. Nothing from the
 database is ever run: scenarios come from the project's files and the card
 pool from the corpus, read once per process.
 """
@@ -344,14 +344,14 @@ def resolve_scenario(scenario_id: str) -> dict:
     lib = library()
     scenario = lib.scenarios[scenario_id]
     verdict = sc.run_scenario(scenario, lib.pool, max_outcomes=SCENARIO_OUTCOMES, max_seconds=SCENARIO_SECONDS)
-    setup = sc._Setup(scenario, lib.pool)
-    steps = sc._steps(sc._Run(setup))
+    setup = sc.ScenarioSetup(scenario, lib.pool)
+    steps = sc.scenario_steps(sc.ScenarioRun(setup))
     try:
         if scenario.explore:
             traced = run_traced(setup.state, steps, explore=True, max_outcomes=SCENARIO_OUTCOMES,
                                 max_seconds=SCENARIO_SECONDS)
         else:
-            recorder = sc._Recorder(sc.Scripted(scenario.decisions))
+            recorder = sc.RecordingChooser(sc.Scripted(scenario.decisions))
             traced = run_traced(setup.state, lambda s, c: steps(s, recorder), explore=False)
     except OverLimit:
         raise
