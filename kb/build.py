@@ -60,6 +60,19 @@ class BuildContext:
         )
 
 
+def insert_rows(db: sqlite_utils.Database, table: str, columns: list[str], rows) -> None:
+    """Insert ``rows`` (tuples in the order of ``columns``) in one ``executemany`` and commit.
+
+    The tables are created with sqlite-utils (:mod:`kb.schema` and each step's
+    own); for the hundreds of thousands of rows of known shape the CR and the
+    history have, a plain ``executemany`` of tuples is three times as fast as
+    ``insert_all``, which checks and converts every row.
+    """
+    sql = f"insert into [{table}] ({', '.join(f'[{c}]' for c in columns)}) values ({', '.join('?' for _ in columns)})"
+    with db.conn:
+        db.conn.executemany(sql, rows)
+
+
 @dataclass
 class BuildSummary:
     """What a build produced, for the CLI to print."""

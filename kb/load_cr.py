@@ -13,13 +13,15 @@ by this process only.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
+from ingest.cr import parse_cr_text, release_from_filename
 from ingest.decoding import read_source
 from ingest.records import (
     Example,
@@ -32,98 +34,112 @@ from ingest.records import (
     SourceError,
 )
 
-from .build import BuildContext
+from .build import BuildContext, insert_rows
 from .corpus import english_cr_files, english_cr_raw_files
 
 
-def _parse_file(path: str, relative: str) -> tuple[list, dict, SourceError | None]:
-    """Parse one file in a worker: records, what the decoder found, or the error."""
+@dataclass
+class ParsedFile:
+    """What a worker sends back for one file: rows to insert, never the records themselves."""
+
+    release: Release | None
+    rows: dict[str, list[tuple]]
+    problems: list[IngestProblem]
+    info: dict
+    signature: str  # a digest of (number, title, text) of every rule, to compare copies
+    error: SourceError | None = None
+
+
+def _parse_file(path: str, relative: str) -> ParsedFile:
+    """Parse one file in a worker process."""
     try:
         decoded = read_source(path, relative)
-        from ingest.cr import parse_cr_text, release_from_filename
-
-        records = list(parse_cr_text(decoded.text, relative, release_from_filename(Path(path).name)))
-        info = {
-            "encoding": decoded.encoding,
-            "line_endings": decoded.line_endings,
-            "compressed": int(decoded.compressed),
-        }
-        return records, info, None
     except SourceError as e:
-        return [], {}, e
+        return ParsedFile(None, {}, [], {}, "", e)
+    records = list(parse_cr_text(decoded.text, relative, release_from_filename(Path(path).name)))
+    digest = hashlib.sha256()
+    for r in records:
+        if isinstance(r, Rule):
+            digest.update(f"{r.number}\x00{r.title}\x00{r.text}\x01".encode())
+    return ParsedFile(
+        release=next((r for r in records if isinstance(r, Release)), None),
+        rows=record_rows(records),
+        problems=[p for p in records if isinstance(p, IngestProblem)],
+        info={"encoding": decoded.encoding, "line_endings": decoded.line_endings,
+              "compressed": int(decoded.compressed)},
+        signature=digest.hexdigest(),
+    )
 
 
-def rule_rows(records: Iterable) -> list[dict]:
-    """Rows of the ``rules`` table from parsed records."""
-    return [
-        {
-            "release": r.release, "lang": r.lang, "number": r.number, "kind": r.kind,
-            "parent": r.parent, "section": r.number[0], "title": r.title, "title_en": r.title_en,
-            "text": r.text, "position": r.position, "source": r.source, "line": r.line,
-        }
-        for r in records
-        if isinstance(r, Rule)
-    ]
+RULE_COLUMNS = ["release", "lang", "number", "kind", "parent", "section", "title", "title_en", "text",
+                "position", "source", "line", "search_ja"]
+SECTION_COLUMNS = ["release", "lang", "number", "title", "position", "source", "line"]
+EXAMPLE_COLUMNS = ["release", "lang", "rule_number", "seq", "text", "source", "line", "search_ja"]
+GLOSSARY_COLUMNS = ["release", "lang", "term", "reading", "term_en", "aliases", "definition", "rule_refs",
+                    "obsolete", "source", "line", "search_ja"]
+REFERENCE_COLUMNS = ["release", "lang", "from_number", "from_kind", "to_number", "to_kind", "cited", "source", "line"]
+
+
+TABLE_COLUMNS = {
+    "rules": RULE_COLUMNS, "sections": SECTION_COLUMNS, "examples": EXAMPLE_COLUMNS,
+    "glossary": GLOSSARY_COLUMNS, "rule_references": REFERENCE_COLUMNS,
+}
+
+
+def record_rows(records: list, *, search_ja=None) -> dict[str, list[tuple]]:
+    """The rows (tuples in :data:`TABLE_COLUMNS` order) parsed CR records make, by table.
+
+    ``search_ja`` is a function turning Japanese text into its search form; it
+    is applied to ``lang == "ja"`` rows only. Plain tuples also cross process
+    boundaries five times faster than the records.
+    """
+
+    def japanese(lang: str, text: str) -> str | None:
+        return search_ja(text) if search_ja and lang == "ja" else None
+
+    rows: dict[str, list[tuple]] = {table: [] for table in TABLE_COLUMNS}
+    for r in records:
+        if isinstance(r, Rule):
+            rows["rules"].append((
+                r.release, r.lang, r.number, r.kind, r.parent, r.number[0], r.title, r.title_en, r.text,
+                r.position, r.source, r.line, japanese(r.lang, " ".join(filter(None, [r.title, r.text])))))
+        elif isinstance(r, RuleRef):
+            rows["rule_references"].append((
+                r.release, r.lang, r.from_number, r.from_kind, r.to_number, r.to_kind, r.cited, r.source, r.line))
+        elif isinstance(r, Example):
+            rows["examples"].append((
+                r.release, r.lang, r.rule_number, r.seq, r.text, r.source, r.line, japanese(r.lang, r.text)))
+        elif isinstance(r, GlossaryEntry):
+            rows["glossary"].append((
+                r.release, r.lang, r.term, r.reading, r.term_en, json.dumps(list(r.aliases), ensure_ascii=False),
+                r.definition, json.dumps(list(r.rule_refs)), int(r.obsolete), r.source, r.line,
+                japanese(r.lang, f"{r.term} {r.definition}")))
+        elif isinstance(r, Section):
+            rows["sections"].append((r.release, r.lang, r.number, r.title, r.position, r.source, r.line))
+    return rows
+
+
+def insert_record_rows(ctx: BuildContext, rows: dict[str, list[tuple]]) -> Counter:
+    """Insert rows from :func:`record_rows`; return counts by kind."""
+    for table, table_rows in rows.items():
+        if table_rows:
+            insert_rows(ctx.db, table, TABLE_COLUMNS[table], table_rows)
+    counts: Counter = Counter(row[3] for row in rows["rules"])  # kind
+    counts.update(sections=len(rows["sections"]), examples=len(rows["examples"]),
+                  glossary=len(rows["glossary"]), references=len(rows["rule_references"]))
+    return counts
 
 
 def insert_records(ctx: BuildContext, records: list, *, search_ja=None) -> Counter:
-    """Insert parsed CR records (any language) into the CR tables; return counts by kind.
-
-    ``search_ja`` is a function turning Japanese text into its search form; it
-    is applied to ``lang == "ja"`` rows only.
-    """
-    db = ctx.db
-    counts: Counter = Counter()
-    rules = rule_rows(records)
-    if search_ja:
-        for row in rules:
-            if row["lang"] == "ja":
-                row["search_ja"] = search_ja(" ".join(filter(None, [row["title"], row["text"]])))
-    db["rules"].insert_all(rules, batch_size=2000)
-    for row in rules:
-        counts[row["kind"]] += 1
-    sections = [r for r in records if isinstance(r, Section)]
-    db["sections"].insert_all(
-        ({"release": s.release, "lang": s.lang, "number": s.number, "title": s.title,
-          "position": s.position, "source": s.source, "line": s.line} for s in sections),
-        batch_size=100,
-    )
-    counts["sections"] = len(sections)
-    examples = [
-        {"release": e.release, "lang": e.lang, "rule_number": e.rule_number, "seq": e.seq,
-         "text": e.text, "source": e.source, "line": e.line,
-         "search_ja": search_ja(e.text) if search_ja and e.lang == "ja" else None}
-        for e in records if isinstance(e, Example)
-    ]
-    db["examples"].insert_all(examples, batch_size=1000)
-    counts["examples"] = len(examples)
-    glossary = [
-        {"release": g.release, "lang": g.lang, "term": g.term, "reading": g.reading,
-         "term_en": g.term_en, "aliases": json.dumps(list(g.aliases), ensure_ascii=False),
-         "definition": g.definition, "rule_refs": json.dumps(list(g.rule_refs)),
-         "obsolete": int(g.obsolete), "source": g.source, "line": g.line,
-         "search_ja": search_ja(f"{g.term} {g.definition}") if search_ja and g.lang == "ja" else None}
-        for g in records if isinstance(g, GlossaryEntry)
-    ]
-    db["glossary"].insert_all(glossary, batch_size=1000)
-    counts["glossary"] = len(glossary)
-    refs = [
-        {"release": r.release, "lang": r.lang, "from_number": r.from_number,
-         "from_kind": r.from_kind, "to_number": r.to_number, "to_kind": r.to_kind,
-         "cited": r.cited, "source": r.source, "line": r.line}
-        for r in records if isinstance(r, RuleRef)
-    ]
-    db["rule_references"].insert_all(refs, batch_size=2000)
-    counts["references"] = len(refs)
+    """Insert parsed CR records (any language) into the CR tables; keep their problems;
+    return counts by kind (rule, numbered, subrule, sections, examples, glossary,
+    references, warning, error)."""
+    counts = insert_record_rows(ctx, record_rows(records, search_ja=search_ja))
     problems = [p for p in records if isinstance(p, IngestProblem)]
     ctx.problems.extend(problems)
     counts["warning"] = sum(p.severity == "warning" for p in problems)
     counts["error"] = sum(p.severity == "error" for p in problems)
     return counts
-
-
-def _signature(records: list) -> list[tuple]:
-    return [(r.number, r.title, r.text) for r in records if isinstance(r, Rule)]
 
 
 def load_english_cr(ctx: BuildContext) -> None:
@@ -134,7 +150,7 @@ def load_english_cr(ctx: BuildContext) -> None:
         ctx.source_failed(SourceError(str(ctx.corpus / "cr" / "en"), None,
                                       "no English CR files (MagicCompRules_YYYYMMDD.txt) found"))
         return
-    signatures: dict[str, tuple[str, list]] = {}
+    signatures: dict[str, tuple[str, str]] = {}
     workers = min(os.cpu_count() or 1, 4)
     all_files = [(f, False) for f in files] + [(f, True) for f in raw_files]
     with ctx.task("Parsing English CR", len(all_files)) as advance, ProcessPoolExecutor(workers) as pool:
@@ -142,21 +158,21 @@ def load_english_cr(ctx: BuildContext) -> None:
             (f, is_raw, pool.submit(_parse_file, str(f.path), f.relative)) for f, is_raw in all_files
         ]
         for f, is_raw, future in futures:
-            records, info, error = future.result()
+            parsed = future.result()
             advance(1)
-            if error is not None:
-                ctx.source_failed(error)
+            if parsed.error is not None:
+                ctx.source_failed(parsed.error)
                 continue
-            release = next((r for r in records if isinstance(r, Release)), None)
-            source_row = {"source": f.relative, "lang": "en", **info}
+            release = parsed.release
+            source_row = {"source": f.relative, "lang": "en", **parsed.info}
             if release is None:
-                ctx.problems.extend(p for p in records if isinstance(p, IngestProblem))
+                ctx.problems.extend(parsed.problems)
                 ctx.db["release_sources"].insert({**source_row, "used": 0, "note": "not a CR release"})
                 continue
             source_row["release"] = release.release
             if is_raw or release.release in signatures:
                 used_source, used_sig = signatures.get(release.release, (None, None))
-                same = used_sig is not None and _signature(records) == used_sig
+                same = used_sig is not None and parsed.signature == used_sig
                 ctx.db["release_sources"].insert({
                     **source_row, "used": 0, "same_as_used": int(same),
                     "note": f"same release as {used_source}; "
@@ -168,16 +184,18 @@ def load_english_cr(ctx: BuildContext) -> None:
                         f"{f.relative} and {used_source} are both release {release.release} "
                         "but their rules differ; the normalised copy is used", release.release, "en"))
                 continue
-            signatures[release.release] = (f.relative, _signature(records))
-            counts = insert_records(ctx, records)
+            signatures[release.release] = (f.relative, parsed.signature)
+            counts = insert_record_rows(ctx, parsed.rows)
+            ctx.problems.extend(parsed.problems)
             ctx.db["releases"].insert({
                 "release": release.release, "lang": "en", "effective_date": release.effective_date,
                 "source": release.source, "completeness": release.completeness,
-                "version_label": release.version_label, "encoding": info["encoding"],
-                "line_endings": info["line_endings"], "sections": counts["sections"],
+                "version_label": release.version_label, "encoding": parsed.info["encoding"],
+                "line_endings": parsed.info["line_endings"], "sections": counts["sections"],
                 "rules": counts["rule"], "numbered_rules": counts["numbered"],
                 "subrules": counts["subrule"], "examples": counts["examples"],
-                "glossary_entries": counts["glossary"], "warnings": counts["warning"],
-                "errors": counts["error"],
+                "glossary_entries": counts["glossary"],
+                "warnings": sum(p.severity == "warning" for p in parsed.problems),
+                "errors": sum(p.severity == "error" for p in parsed.problems),
             })
             ctx.db["release_sources"].insert({**source_row, "used": 1, "same_as_used": 1})

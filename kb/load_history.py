@@ -27,7 +27,7 @@ import sqlite_utils
 
 from ingest.records import IngestProblem
 
-from .build import BuildContext, BuildFailed
+from .build import BuildContext, insert_rows, BuildFailed
 from .history import STATUSES, database_release_pairs, match_pairs, read_all_rules
 from .lineage import Link, build_lineages
 
@@ -112,12 +112,6 @@ def create_history_tables(db: sqlite_utils.Database) -> None:
         db[name].create(**spec, replace=True)
 
 
-def _insert_rows(db: sqlite_utils.Database, table: str, columns: list[str], rows) -> None:
-    sql = f"insert into [{table}] ({', '.join(f'[{c}]' for c in columns)}) values ({', '.join('?' for _ in columns)})"
-    with db.conn:
-        db.conn.executemany(sql, rows)
-
-
 def load_history(ctx: BuildContext) -> None:
     """The build step; see the module docstring."""
     db = ctx.db
@@ -131,7 +125,7 @@ def load_history(ctx: BuildContext) -> None:
     completeness = {(r["lang"], r["release"]): r["completeness"] for r in db.query(
         "select lang, release, completeness from releases")}
 
-    _insert_rows(db, "rule_matches", list(HISTORY_TABLES["rule_matches"]["columns"]), (
+    insert_rows(db, "rule_matches", list(HISTORY_TABLES["rule_matches"]["columns"]), (
         (r.pair.lang, r.pair.old_release, m.old_number, r.pair.new_release, m.new_number,
          m.status, m.similarity, m.how)
         for r in results for m in r.matches
@@ -146,7 +140,7 @@ def load_history(ctx: BuildContext) -> None:
             completeness.get((r.pair.lang, r.pair.new_release)),
             *(counts.get(status, 0) for status in STATUSES),
         ))
-    _insert_rows(db, "release_pairs", pair_columns, pair_rows)
+    insert_rows(db, "release_pairs", pair_columns, pair_rows)
 
     with ctx.task("Chaining lineages", 1) as advance:
         _load_lineages(ctx, rules, results, completeness)
@@ -161,7 +155,7 @@ def load_history(ctx: BuildContext) -> None:
         from .stale import find_stale_citations
 
         found = list(find_stale_citations(db, problems=ctx.problems))
-        _insert_rows(db, "stale_citations", [c for c in HISTORY_TABLES["stale_citations"]["columns"] if c != "id"],
+        insert_rows(db, "stale_citations", [c for c in HISTORY_TABLES["stale_citations"]["columns"] if c != "id"],
                      (finding.as_row() for finding in found))
         advance(1)
 
@@ -209,7 +203,7 @@ def _load_lineages(ctx: BuildContext, rules, results, completeness) -> None:
                    link.old[1] if link else None, link.old[2] if link else None,
                    status, link.similarity if link else None)
 
-    _insert_rows(db, "rule_lineage", list(HISTORY_TABLES["rule_lineage"]["columns"]), lineage_rows())
+    insert_rows(db, "rule_lineage", list(HISTORY_TABLES["rule_lineage"]["columns"]), lineage_rows())
 
     newest_en = max((rel for (lang, rel), c in completeness.items() if lang == "en" and c == "whole"), default=None)
     members: dict[int, list[tuple]] = defaultdict(list)
@@ -228,4 +222,4 @@ def _load_lineages(ctx: BuildContext, rules, results, completeness) -> None:
             yield (lineage_id, kind, title, first[1], first[0], first[2], last[1], last[2], newest,
                    len({n[1] for n in trunk}), json.dumps(numbers))
 
-    _insert_rows(db, "lineages", list(HISTORY_TABLES["lineages"]["columns"]), lineage_summary())
+    insert_rows(db, "lineages", list(HISTORY_TABLES["lineages"]["columns"]), lineage_summary())
