@@ -6,9 +6,9 @@ Measured over HTTP on localhost, with ``--clients`` threads each sending its
 requests one after the other, against the server ``kb serve`` runs
 (``--immutable``). Baselines from the same run: Datasette's ``/-/versions.json``
 (the cheapest page it serves) and its own table page for one rule
-(``/<db>/rules?number=701.57&release=...``), and for the home page (Datasette's index
-with our search box and keyword list) its own ``/.json``, most of whose time is Datasette's
-permission checks over every table.
+(``/<db>/rules?number=701.57&release=...``), and for the home page (ours, at ``/``)
+Datasette's own index ``/.json``, which it replaces: most of that one's time is
+Datasette's permission checks over every table.
 
 Pages are kept per process once read (the database is immutable), so each
 page is measured twice: *first visit* (every rule or keyword visited once:
@@ -157,8 +157,8 @@ def main() -> None:
             base, [f"/-/keywords/{quote(k.lower())}" for k in keywords], args.clients), PAGE_TARGET_MS)
         report("keyword page again (/-/keywords/発見)", measure(
             base, [f"/-/keywords/{quote('発見')}"] * n, args.clients), PAGE_TARGET_MS)
-        report("home page (/): Datasette's index + our part", measure(base, ["/"] * n, args.clients), PAGE_TARGET_MS)
-        report("baseline: Datasette's index alone (/.json)", measure(base, ["/.json"] * n, args.clients))
+        report("home page (/)", measure(base, ["/"] * n, args.clients), PAGE_TARGET_MS)
+        report("baseline: Datasette's own index (/.json)", measure(base, ["/.json"] * n, args.clients))
         print()
         report(f"resolution, scripted ({len(scripted)} scenarios)", measure(
             base, [f"/-/scenarios/{s}" for s in scripted], args.clients))

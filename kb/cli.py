@@ -88,15 +88,17 @@ def rule(number, release, lang, db, as_json):
         echo_json([item.as_dict() for item in found])
         return
     for item in found:
+        # A Japanese character takes two columns of a terminal.
+        width = 50 if item.lang == "ja" else 100
         indent = "  " if item.kind == "subrule" and found[0].kind != "subrule" else ""
         head = f"{item.number}. {item.title}" if item.title else f"{item.number} {item.text}"
-        click.secho(textwrap.fill(head, 100, initial_indent=indent, subsequent_indent=indent + "  "),
+        click.secho(textwrap.fill(head, width, initial_indent=indent, subsequent_indent=indent + "  "),
                     bold=item.kind != "subrule")
         if item.title and item.text:
-            click.echo(textwrap.fill(item.text, 100, initial_indent=indent + "  ", subsequent_indent=indent + "  "))
+            click.echo(textwrap.fill(item.text, width, initial_indent=indent + "  ", subsequent_indent=indent + "  "))
         for example in item.examples:
             label = "例：" if item.lang == "ja" else "Example: "
-            click.echo(textwrap.fill(label + example, 100, initial_indent=indent + "    ",
+            click.echo(textwrap.fill(label + example, width, initial_indent=indent + "    ",
                                      subsequent_indent=indent + "    "))
     click.echo(f"\n(release {found[0].release}, {found[0].lang})", err=True)
 

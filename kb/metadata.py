@@ -201,6 +201,35 @@ TABLES = {
     },
 }
 
+TABLES.update({
+    "checks": {
+        "title": "Executable checks",
+        "description": "One per action of executable_rules/actions: the keyword it implements (linked by title, never by number), its module and function, the subrules it covers, its number in the newest release, and how many of its scenarios pass.",
+        "label_column": "keyword",
+    },
+    "check_rules": {
+        "title": "Checks × rules",
+        "description": "Each check's keyword title resolved to its rule and subrule numbers in every release (English, and Japanese by title_en), so links never go stale when the CR renumbers; similarity shows where an old release's letter meant something else.",
+        "facets": ["keyword", "lang"],
+    },
+    "scenarios": {
+        "title": "Scenarios",
+        "description": "Runnable rule examples (data/scenarios/*.toml): setup, action, decisions, expected outcome or set of outcomes, source (a CR example, a wiki ruling, a card ruling, our own), and the result and trace of running it at build time. Open one at /-/scenarios/<id>.",
+        "facets": ["keyword", "source_kind", "passed", "explore"],
+        "label_column": "title",
+    },
+    "scenario_rules": {
+        "title": "Scenarios × rules",
+        "description": "The rule numbers a scenario illustrates, in every release, resolved by keyword title.",
+        "facets": ["release", "lang"],
+    },
+    "scenario_examples": {"title": "Scenarios × CR examples", "description": "The CR Example: paragraph a scenario runs, in each release that has it."},
+    "scenario_cards": {"title": "Scenarios × cards", "description": "Cards a scenario uses."},
+    "scenario_rulings": {"title": "Scenarios × wiki rulings", "description": "The wiki ruling a scenario runs (by page and exact text)."},
+    "scenario_card_rulings": {"title": "Scenarios × card rulings", "description": "The dated card ruling a scenario runs."},
+})
+
+
 QUERIES = {
     "keyword_actions_newest": {
         "title": "Keyword actions in the newest release",

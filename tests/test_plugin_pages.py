@@ -206,8 +206,15 @@ async def test_home_page_has_one_search_box_and_the_keyword_actions(ds, db_name)
     discover = grid.select_one("a[href='/-/keywords/discover']")
     assert "Discover" in discover.text and "発見" in discover.text
     assert "Search" in grid.text and "701.57" in grid.text
-    # Datasette's own list of databases is still there.
-    assert page.select_one(f"h2 a[href='/{db_name}']")
+    # The way into Datasette: the database page (every table, queries, SQL) and the main tables.
+    assert page.select_one(f".kb-home-tables a[href='/{db_name}']")
+    tables = [a["href"] for a in page.select(".kb-table-list a")]
+    assert tables[:3] == [f"/{db_name}/rules", f"/{db_name}/examples", f"/{db_name}/glossary"]
+
+
+async def test_datasette_index_json_stays_available(ds, db_name):
+    response = await ds.client.get("/.json")
+    assert response.status_code == 200 and db_name in response.json()
 
 
 @pytest.mark.parametrize("path", ["/-/rules/701.57", "/-/keywords/discover", "/-/scenarios", "/-/run/discover",

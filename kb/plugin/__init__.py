@@ -7,8 +7,8 @@ arguments it needs.
 Pages: ``rule_page`` (``/-/rules/<number>``), ``keyword_page``
 (``/-/keywords``, ``/-/keywords/<name>``), ``resolution`` (``/-/scenarios``,
 ``/-/scenarios/<id>``, ``/-/run/<action>``), ``search_page`` (``/-/search``),
-``diff_page`` (``/-/diff``) and ``home`` (Datasette's index with a search box
-and the keyword actions). ``templates/base.html`` puts the search box on
+``diff_page`` (``/-/diff``) and ``home`` (``/``: a search box, the keyword
+actions and the main tables). ``templates/base.html`` puts the search box on
 every page; ``static/kb.css`` and ``static/kb.js`` (optional: the pages work
 without it) are added to every page.
 """
@@ -51,7 +51,7 @@ def render_cell(row, value, column, table, database, datasette):
 
 @hookimpl
 def register_routes():
-    routes = rule_page.ROUTES + keyword_page.ROUTES + resolution.ROUTES + search_page.ROUTES
+    routes = home.ROUTES + rule_page.ROUTES + keyword_page.ROUTES + resolution.ROUTES + search_page.ROUTES
     if diff_page is not None:
         routes += diff_page.ROUTES
     return routes
@@ -65,17 +65,6 @@ def extra_css_urls(datasette):
 @hookimpl
 def extra_js_urls(datasette):
     return [{"url": datasette.urls.static_plugins(PLUGIN, "kb.js"), "module": False}]
-
-
-@hookimpl
-def extra_template_vars(view_name, datasette):
-    if view_name != "index":
-        return {}
-
-    async def inner():
-        return await home.home_vars(datasette)
-
-    return inner
 
 
 @hookimpl
