@@ -35,7 +35,7 @@ import json
 import os
 import re
 from dataclasses import asdict, dataclass, field, replace
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import sqlite_utils
 from markupsafe import Markup, escape
@@ -435,11 +435,9 @@ def search(
         # At equal relevance, hits in the language of the query come first.
         (query_lang,) = parsed.languages
         hits.sort(key=lambda h: h.rank * (1.0 if h.lang == query_lang else OTHER_LANGUAGE_WEIGHT))
-    pairing = _Pairing(db)
     out: list[Hit] = []
     seen: set[tuple] = set()
-    for hit in hits:
-        hit, key = pairing.pair(hit)
+    for hit, key in _Pairing(db).pair_all(hits):
         if key in seen:
             continue  # the same item in the other language ranked higher and shows this one
         seen.add(key)
@@ -463,44 +461,79 @@ def _japanese_snippet(hit: Hit, keys: set[str]) -> str:
 
 
 class _Pairing:
-    """Finds a hit's counterpart in the other language of the same release (never another release)."""
+    """Finds each hit's counterpart in the other language of the same release (never another
+    release), a few queries for all the hits rather than a few for each."""
 
     def __init__(self, db: sqlite_utils.Database):
         self.db = db
         self.has_pairs = bool(db.execute(
             "select 1 from sqlite_master where name = 'glossary_pairs'").fetchone())
 
-    def pair(self, hit: Hit) -> tuple[Hit, tuple]:
-        other = "ja" if hit.lang == "en" else "en"
-        title = text = None
-        key: tuple = (hit.kind, hit.release, hit.number, hit.lang, hit.text)
-        if hit.kind == "rule":
-            row = self.db.execute("select title, text from rules where release = ? and lang = ? and number = ?",
-                                  [hit.release, other, hit.number]).fetchone()
-            if row:
-                title, text = row
-            key = ("rule", hit.release, hit.number)
-        elif hit.kind == "example":
-            seq = self.db.execute(
-                "select seq from examples where release = ? and lang = ? and rule_number = ? and text = ?",
-                [hit.release, hit.lang, hit.number, hit.text]).fetchone()
-            if seq:
-                key = ("example", hit.release, hit.number, seq[0])
-                row = self.db.execute(
-                    "select text from examples where release = ? and lang = ? and rule_number = ? and seq = ?",
-                    [hit.release, other, hit.number, seq[0]]).fetchone()
-                if row:
-                    text = row[0]
-        elif hit.kind == "glossary" and self.has_pairs:
-            mine, theirs = ("term_en", "term_ja") if hit.lang == "en" else ("term_ja", "term_en")
-            rows = self.db.execute(
-                f"select id, {theirs}, definition_{other} from glossary_pairs"
-                f" where release = ? and {mine} = ? and {theirs} is not null order by id",
-                [hit.release, hit.title]).fetchall()
-            if rows:
-                title = " / ".join(r[1] for r in rows)
-                text = "\n".join(r[2] or "" for r in rows)
-                key = ("glossary", hit.release, min(r[0] for r in rows))
-        if title is None and text is None:
-            return hit, key
-        return replace(hit, lang_other=other, title_other=title, text_other=text), key
+    def _rules(self, hits: list[Hit]) -> dict[tuple, tuple]:
+        """(release, lang, number) → (title, text) of the other-language rules of ``hits``."""
+        found: dict[tuple, tuple] = {}
+        wanted: dict[tuple[str, str], set[str]] = {}
+        for h in hits:
+            if h.kind == "rule":
+                wanted.setdefault((h.release, _other(h.lang)), set()).add(h.number)
+        for (release, lang), numbers in wanted.items():
+            marks = ",".join("?" * len(numbers))
+            for number, title, text in self.db.execute(
+                    f"select number, title, text from rules where release = ? and lang = ? and number in ({marks})",
+                    [release, lang, *numbers]):
+                found[(release, lang, number)] = (title, text)
+        return found
+
+    def _examples(self, hits: list[Hit]) -> dict[tuple, dict]:
+        """(release, lang, rule_number) → {seq: text, text: seq} of the examples of the rules ``hits`` need."""
+        found: dict[tuple, dict] = {}
+        wanted: dict[tuple[str, str], set[str]] = {}
+        for h in hits:
+            if h.kind == "example":
+                for lang in (h.lang, _other(h.lang)):
+                    wanted.setdefault((h.release, lang), set()).add(h.number)
+        for (release, lang), numbers in wanted.items():
+            marks = ",".join("?" * len(numbers))
+            for number, seq, text in self.db.execute(
+                    f"select rule_number, seq, text from examples where release = ? and lang = ?"
+                    f" and rule_number in ({marks})", [release, lang, *numbers]):
+                entry = found.setdefault((release, lang, number), {})
+                entry[seq] = text
+                entry[text] = seq
+        return found
+
+    def pair_all(self, hits: list[Hit]) -> Iterator[tuple[Hit, tuple]]:
+        """Each hit with its other-language text where there is one, and a key that is the
+        same for an item in either language."""
+        rules = self._rules(hits)
+        examples = self._examples(hits)
+        for hit in hits:
+            other = _other(hit.lang)
+            title = text = None
+            key: tuple = (hit.kind, hit.release, hit.number, hit.lang, hit.text)
+            if hit.kind == "rule":
+                key = ("rule", hit.release, hit.number)
+                title, text = rules.get((hit.release, other, hit.number), (None, None))
+            elif hit.kind == "example":
+                seq = examples.get((hit.release, hit.lang, hit.number), {}).get(hit.text)
+                if seq is not None:
+                    key = ("example", hit.release, hit.number, seq)
+                    text = examples.get((hit.release, other, hit.number), {}).get(seq)
+            elif hit.kind == "glossary" and self.has_pairs:
+                mine, theirs = ("term_en", "term_ja") if hit.lang == "en" else ("term_ja", "term_en")
+                rows = self.db.execute(
+                    f"select id, {theirs}, definition_{other} from glossary_pairs"
+                    f" where release = ? and {mine} = ? and {theirs} is not null order by id",
+                    [hit.release, hit.title]).fetchall()
+                if rows:
+                    title = " / ".join(r[1] for r in rows)
+                    text = "\n".join(r[2] or "" for r in rows)
+                    key = ("glossary", hit.release, min(r[0] for r in rows))
+            if title is None and text is None:
+                yield hit, key
+            else:
+                yield replace(hit, lang_other=other, title_other=title, text_other=text), key
+
+
+def _other(lang: str) -> str:
+    return "ja" if lang == "en" else "en"
