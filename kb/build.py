@@ -49,7 +49,9 @@ class BuildContext:
         try:
             yield lambda n=1: self.progress.advance(task_id, n)
         finally:
-            self.progress.update(task_id, completed=total if total is not None else 1)
+            # A step that could not say its size up front shows 1/1 when done, and its clock stops.
+            self.progress.update(task_id, total=total or 1, completed=total or 1)
+            self.progress.stop_task(task_id)
 
     def source_failed(self, error: SourceError) -> None:
         """An unreadable source: stop the build, or with ``keep_going`` keep it as a problem."""

@@ -111,7 +111,8 @@ def rule(number, release, lang, db, as_json):
               help="Language of the text searched.")
 @click.option("--limit", type=click.IntRange(1, 500), default=10, show_default=True)
 @click.option("--kind", "kinds", multiple=True, type=click.Choice(KINDS),
-              help="Only these kinds of hit (repeatable) [default: all; rulings and cards are in the newest release].")
+              help="Kinds of hit (repeatable) [default: rule, example, glossary]; ruling, card and "
+                   "'card ruling' search the wiki rulings and cards (newest release only).")
 @click.option("--sql", "show_sql", is_flag=True, help="Print the SQL and parameters instead of running it.")
 @db_option
 @json_option
@@ -143,7 +144,7 @@ def search_command(query, section, release, lang, limit, kinds, show_sql, db, as
     database = open_database(db)
     try:
         hits = search(database, query, release=release, lang=lang_param, section=section, limit=limit,
-                      kinds=kinds or None)
+                      kinds=kinds or ("rule", "example", "glossary"))
     except UnknownRelease as e:
         raise click.ClickException(str(e)) from None
     if as_json:
