@@ -25,9 +25,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import random
-import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -40,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 import httpx  # noqa: E402
 
 from kb.database import db_path, newest_release, open_db  # noqa: E402
-from kb.serve import datasette_args, write_metadata  # noqa: E402
+from kb.serve import running_server  # noqa: E402
 
 PAGE_TARGET_MS = 100
 EXPLORE_TARGET_MS = 250
@@ -50,12 +48,6 @@ def percentile(values, p):
     values = sorted(values)
     k = max(0, min(len(values) - 1, round(p / 100 * (len(values) - 1))))
     return values[k]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def measure(base: str, urls: list[str], clients: int) -> list[float]:
@@ -125,19 +117,7 @@ def main() -> None:
     explored = sorted(s.id for s in lib.scenarios.values() if s.explore)
     scripted = sorted(s.id for s in lib.scenarios.values() if not s.explore)
 
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "datasette", *datasette_args(path, write_metadata(path), port=port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(300):
-            try:
-                httpx.get(f"{base}/-/versions.json", timeout=1)
-                break
-            except httpx.TransportError:
-                time.sleep(0.1)
+    with running_server(path) as base:
         name = path.stem
         n = args.clients * args.rounds
         print(f"{path} · release {release} · {args.clients} concurrent clients · datasette serve --immutable\n")
@@ -178,9 +158,6 @@ def main() -> None:
             data = http.get(form.replace("/-/run/discover?", "/-/run/discover.json?")).json()
             counts = ", ".join(f"{k}: {v}" for k, v in data["by_first_choice"].items())
             print(f"  {'form: discover 3':<58} {len(data['outcomes']):3d}  ({counts})")
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 if __name__ == "__main__":

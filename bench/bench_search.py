@@ -11,9 +11,7 @@ rules table page with its search box (?_search=), served by a real
 from __future__ import annotations
 
 import argparse
-import socket
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -25,7 +23,7 @@ import httpx  # noqa: E402
 
 from kb.database import db_path, open_db  # noqa: E402
 from kb.search import current_sql, fts_query, search  # noqa: E402
-from kb.serve import datasette_args, write_metadata  # noqa: E402
+from kb.serve import running_server  # noqa: E402
 
 QUERIES = [
     "discover", "search library", "mana value", "graveyard", "explore", "villainous choice",
@@ -43,12 +41,6 @@ def percentile(values, p):
 def report(label, times_ms):
     print(f"{label:<46} p50 {statistics.median(times_ms):7.2f} ms   p95 {percentile(times_ms, 95):7.2f} ms"
           f"   ({len(times_ms)} queries)")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def main() -> None:
@@ -81,20 +73,8 @@ def main() -> None:
     report("FTS5 query (current_sql, both languages)", fts)
     report("kb.search: + cross-language, pairing, snippets", full)
 
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "datasette", *datasette_args(path, write_metadata(path), port=port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    try:
-        base = f"http://127.0.0.1:{port}"
+    with running_server(path) as base:
         with httpx.Client(base_url=base, timeout=30) as client:
-            for _ in range(100):
-                try:
-                    client.get("/-/versions.json")
-                    break
-                except httpx.TransportError:
-                    time.sleep(0.1)
             name = path.stem
             pages = {"/-/search?q= page (plugin) over HTTP": ("/-/search", "q"),
                      "search_current table ?_search= over HTTP": (f"/{name}/search_current", "_search"),
@@ -108,9 +88,6 @@ def main() -> None:
                         times.append((time.perf_counter() - t0) * 1000)
                         r.raise_for_status()
                 report(label, times)
-    finally:
-        server.terminate()
-        server.wait()
 
 
 if __name__ == "__main__":

@@ -301,7 +301,17 @@ def iter_rule_items(
 
     items = apply_numbering(items, problem)
     yield from sections
-    known_sections = {s.number for s in sections}
+    yield from iter_item_records(items, {s.number for s in sections}, release, lang, source, problem)
+    yield from problems
+
+
+def iter_item_records(items: list, known_sections: set[str], release: str, lang: str, source: str,
+                      problem) -> Iterator[Record]:
+    """Rules (with their parents), their citations and their examples from parsed items, in order.
+
+    Shared by the English and the Japanese parsers; an item's ``title_en`` is
+    taken where it has one.
+    """
     for position, item in enumerate(items, 1):
         if item.kind == "rule":
             parent = item.number[0]
@@ -314,7 +324,7 @@ def iter_rule_items(
             parent = item.number[:-1]
         text = "\n".join(item.parts)
         yield Rule(release, lang, item.number, item.kind, parent, item.title, text,
-                   position, source, item.line)
+                   position, source, item.line, title_en=getattr(item, "title_en", None))
         for cite in find_citations(text):
             yield RuleRef(release, lang, item.number, "rule", cite.number, cite.kind,
                           cite.cited, source, item.line)
@@ -324,7 +334,6 @@ def iter_rule_items(
             for cite in find_citations(ex_text):
                 yield RuleRef(release, lang, item.number, "example", cite.number, cite.kind,
                               cite.cited, source, ex_line)
-    yield from problems
 
 
 def _glossary_aliases(term: str) -> tuple[str, ...]:

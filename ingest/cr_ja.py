@@ -60,10 +60,10 @@ from pathlib import Path
 from typing import Iterator, Union
 
 from .decoding import read_source
+from .cr import iter_item_records
 from .glossary_ja import iter_glossary_lines
 from .numbering import apply_numbering
 from .records import Example, GlossaryEntry, IngestProblem, Release, Rule, RuleRef, Section
-from .rule_refs import find_citations
 
 
 @dataclass(frozen=True)
@@ -309,31 +309,9 @@ def iter_rule_items_ja(
 
     items = _apply_numbering(items, problem)
     yield from sections
-    known_sections = {s.number for s in sections}
-    for position, item in enumerate(items, 1):
-        if item.kind == "rule":
-            parent = item.number[0]
-            if parent not in known_sections:
-                problem(item.line, "warning", "missing-section",
-                        f"rule {item.number} has no section {parent} heading")
-        elif item.kind == "numbered":
-            parent = item.number.split(".")[0]
-        else:
-            parent = item.number[:-1]
-        if item.printed is not None:
-            headings.append(Heading(release, lang, item.number, item.printed, source, item.line))
-        text = "\n".join(item.parts)
-        yield Rule(release, lang, item.number, item.kind, parent, item.title, text,
-                   position, source, item.line, title_en=item.title_en)
-        for cite in find_citations(text):
-            yield RuleRef(release, lang, item.number, "rule", cite.number, cite.kind,
-                          cite.cited, source, item.line)
-        for seq, (ex_line, ex_parts) in enumerate(item.examples, 1):
-            ex_text = "\n".join(ex_parts)
-            yield Example(release, lang, item.number, seq, ex_text, source, ex_line)
-            for cite in find_citations(ex_text):
-                yield RuleRef(release, lang, item.number, "example", cite.number, cite.kind,
-                              cite.cited, source, ex_line)
+    yield from iter_item_records(items, {s.number for s in sections}, release, lang, source, problem)
+    headings.extend(Heading(release, lang, item.number, item.printed, source, item.line)
+                    for item in items if item.printed is not None)
     yield from headings
     yield from problems
 

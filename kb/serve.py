@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
+import subprocess
+import sys
 import tempfile
+import time
 from pathlib import Path
+from typing import Iterator
 
 from .metadata import metadata_for
 
@@ -35,3 +41,40 @@ def serve_database(db: Path, *, host: str = "127.0.0.1", port: int = 8001) -> No
 
     metadata = write_metadata(db)
     datasette_cli.main(args=datasette_args(db, metadata, host=host, port=port), prog_name="kb serve")
+
+
+def free_port() -> int:
+    """A TCP port free on localhost right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def running_server(db: Path, *, timeout: float = 30.0) -> Iterator[str]:
+    """``datasette serve`` as ``kb serve`` runs it, in a child process on a free port; yields
+    its base URL once it answers, and stops it afterwards. For tests and benchmarks."""
+    import httpx
+
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "datasette", *datasette_args(db, write_metadata(db), port=port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                httpx.get(f"{base}/-/versions.json", timeout=1)
+                break
+            except httpx.TransportError:
+                if process.poll() is not None:
+                    raise RuntimeError(f"datasette exited: {process.stderr.read().decode()}") from None
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"datasette did not answer on {base} within {timeout:.0f} s") from None
+                time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

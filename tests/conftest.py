@@ -45,6 +45,30 @@ def built_db(tmp_path_factory, corpus) -> Path:
 
 
 @pytest.fixture(scope="session")
+def bilingual_db(tmp_path_factory, corpus) -> Path:
+    """Release 20260116 in English and Japanese, with the alignment tables and search indexes."""
+    import sqlite_utils
+
+    from kb import load_cr, load_japanese, schema
+    from kb.build import BuildContext
+
+    root = tmp_path_factory.mktemp("slice")
+    (root / "cr" / "en").mkdir(parents=True)
+    os.symlink(corpus / "cr" / "en" / "MagicCompRules_20260116.txt", root / "cr" / "en" / "MagicCompRules_20260116.txt")
+    os.symlink(corpus / "cr" / "ja", root / "cr" / "ja")
+    path = root / "bilingual.db"
+    db = sqlite_utils.Database(path)
+    ctx = BuildContext(db=db, corpus=root)
+    schema.create_cr_tables(db)
+    load_cr.load_english_cr(ctx)
+    load_japanese.load_japanese_cr(ctx)
+    schema.finish_cr_tables(db)
+    schema.finish_search_current(db)
+    db.close()
+    return path
+
+
+@pytest.fixture(scope="session")
 def kb_db(built_db):
     """The built database opened read-only with sqlite-utils."""
     from kb.database import open_db
@@ -76,36 +100,13 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 @pytest.fixture(scope="session")
 def live_server(built_db):
     """``datasette serve`` as ``kb serve`` runs it, on a free localhost port; yields its base URL."""
-    import socket
-    import subprocess
-    import sys
-    import time
+    from kb.serve import running_server
 
-    import httpx
-
-    from kb.serve import datasette_args, write_metadata
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "datasette", *datasette_args(built_db, write_metadata(built_db), port=port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(200):
-            try:
-                httpx.get(f"{base}/-/versions.json", timeout=1)
-                break
-            except httpx.TransportError:
-                if process.poll() is not None:
-                    pytest.fail(f"datasette exited: {process.stderr.read().decode()}", pytrace=False)
-                time.sleep(0.1)
-        yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+        with running_server(built_db) as base:
+            yield base
+    except RuntimeError as e:
+        pytest.fail(str(e), pytrace=False)
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,6 @@ import sqlite_utils
 from ingest.cr import parse_cr
 from ingest.cr_ja import parse_cr_ja
 from ingest.records import Example, GlossaryEntry, Rule, Section
-from test_japanese_search import bilingual_db  # noqa: F401  (the session's database of 20260116 in both languages)
 
 # English items without a Japanese counterpart of the same number.
 MISSING_IN_JAPANESE = {
@@ -101,7 +100,7 @@ def test_titled_rules_have_the_same_english_name(english, japanese):
     assert untitled == set()
 
 
-def test_bilingual_view_pairs_by_release_and_number(bilingual_db):  # noqa: F811
+def test_bilingual_view_pairs_by_release_and_number(bilingual_db):
     db = sqlite_utils.Database(bilingual_db)
     counts = dict(db.execute("select languages, count(*) from rules_bilingual group by languages").fetchall())
     assert counts == {"both": 3259, "en": 1, "ja": 1}
@@ -117,7 +116,7 @@ def test_bilingual_view_pairs_by_release_and_number(bilingual_db):  # noqa: F811
     assert pair["text_en"].startswith("Lobotomy says") and pair["text_ja"].startswith("《ロボトミー》")
 
 
-def test_never_pairs_across_releases(bilingual_db, tmp_path):  # noqa: F811
+def test_never_pairs_across_releases(bilingual_db, tmp_path):
     # A Japanese rule quoted from another release (as wiki pages do) has no English partner
     # here, even though English 20260116 has a rule of that number.
     copy = tmp_path / "copy.db"
@@ -135,7 +134,7 @@ def test_never_pairs_across_releases(bilingual_db, tmp_path):  # noqa: F811
     assert by_release["20260116"]["title_ja"] == "最悪の二択を行う"
 
 
-def test_glossary_pairs_by_english_term(bilingual_db):  # noqa: F811
+def test_glossary_pairs_by_english_term(bilingual_db):
     db = sqlite_utils.Database(bilingual_db)
     pairs = list(db.query("select * from glossary_pairs where release = '20260116'"))
     assert sum(p["ja_id"] is not None for p in pairs) == 728
@@ -148,7 +147,7 @@ def test_glossary_pairs_by_english_term(bilingual_db):  # noqa: F811
     assert counter == {"打ち消す", "カウンター"}  # Counter(v) and Counter(n)
 
 
-def test_keyword_names_come_from_titles_and_glossary(bilingual_db):  # noqa: F811
+def test_keyword_names_come_from_titles_and_glossary(bilingual_db):
     db = sqlite_utils.Database(bilingual_db)
     names = {(r["name_en"], r["name_ja"], r["source"]) for r in db.query("select * from keyword_names")}
     assert ("Discover", "発見を行う", "rule") in names
@@ -157,7 +156,7 @@ def test_keyword_names_come_from_titles_and_glossary(bilingual_db):  # noqa: F81
     assert not any("[" in en for en, _, _ in names)  # patterns such as Partner with [name] are not names
 
 
-def test_glossary_copy_is_recorded_as_identical(bilingual_db):  # noqa: F811
+def test_glossary_copy_is_recorded_as_identical(bilingual_db):
     db = sqlite_utils.Database(bilingual_db)
     row = next(db.query("select * from release_sources where source = 'cr/ja/JPN_CR_20260116_glossary_dict.txt'"))
     assert (row["used"], row["same_as_used"], row["release"]) == (0, 1, "20260116")

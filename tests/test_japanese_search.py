@@ -8,14 +8,12 @@ three seconds instead of the whole build.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import sys
 import tomllib
 from pathlib import Path
 
 import pytest
-import sqlite_utils
 from click.testing import CliRunner
 
 from kb.cli import cli
@@ -25,28 +23,6 @@ from kb.search import KeywordNames, fts_query, search
 QUERIES = Path(__file__).parent / "data" / "search_queries.toml"
 sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
 from search_quality import first_rank  # noqa: E402
-
-
-@pytest.fixture(scope="session")
-def bilingual_db(tmp_path_factory, corpus) -> Path:
-    """Release 20260116 in English and Japanese, with the alignment tables and search indexes."""
-    from kb import load_cr, load_japanese, schema
-    from kb.build import BuildContext
-
-    root = tmp_path_factory.mktemp("slice")
-    (root / "cr" / "en").mkdir(parents=True)
-    os.symlink(corpus / "cr" / "en" / "MagicCompRules_20260116.txt", root / "cr" / "en" / "MagicCompRules_20260116.txt")
-    os.symlink(corpus / "cr" / "ja", root / "cr" / "ja")
-    path = root / "bilingual.db"
-    db = sqlite_utils.Database(path)
-    ctx = BuildContext(db=db, corpus=root)
-    schema.create_cr_tables(db)
-    load_cr.load_english_cr(ctx)
-    load_japanese.load_japanese_cr(ctx)
-    schema.finish_cr_tables(db)
-    schema.finish_search_current(db)
-    db.close()
-    return path
 
 
 @pytest.fixture(scope="module")

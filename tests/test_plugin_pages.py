@@ -280,31 +280,13 @@ async def test_card_links_escape_cell_text(ds, db_name):
 # --- a database without the wiki, card and history tables -------------------------------------
 
 @pytest.fixture(scope="module")
-def cr_only_ds(tmp_path_factory, corpus):
+def cr_only_ds(bilingual_db):
     """Datasette over release 20260116 in both languages and nothing else (no wiki, cards, history)."""
-    import os
-
-    import sqlite_utils
     from datasette.app import Datasette
 
-    from kb import load_cr, load_japanese, schema
-    from kb.build import BuildContext
     from kb.metadata import metadata_for
 
-    root = tmp_path_factory.mktemp("cr_only")
-    (root / "cr" / "en").mkdir(parents=True)
-    os.symlink(corpus / "cr" / "en" / "MagicCompRules_20260116.txt", root / "cr" / "en" / "MagicCompRules_20260116.txt")
-    os.symlink(corpus / "cr" / "ja", root / "cr" / "ja")
-    path = root / "cr_only.db"
-    db = sqlite_utils.Database(path)
-    ctx = BuildContext(db=db, corpus=root)
-    schema.create_cr_tables(db)
-    load_cr.load_english_cr(ctx)
-    load_japanese.load_japanese_cr(ctx)
-    schema.finish_cr_tables(db)
-    schema.finish_search_current(db)
-    db.close()
-    return Datasette(immutables=[str(path)], metadata=metadata_for("cr_only"))
+    return Datasette(immutables=[str(bilingual_db)], metadata=metadata_for(bilingual_db.stem))
 
 
 async def test_pages_work_without_the_other_tables(cr_only_ds):
@@ -317,5 +299,5 @@ async def test_pages_work_without_the_other_tables(cr_only_ds):
     assert "no rule history" in page.select_one("#history").text
     keyword = (await cr_only_ds.client.get("/-/keywords/%E7%99%BA%E8%A6%8B.json")).json()
     assert keyword["title"] == "Discover" and keyword["wiki"] is None
-    for path in ("/", "/-/keywords", "/-/keywords/discover", "/-/search?q=discover", "/cr_only/rules"):
+    for path in ("/", "/-/keywords", "/-/keywords/discover", "/-/search?q=discover", "/bilingual/rules"):
         assert (await cr_only_ds.client.get(path)).status_code == 200, path
