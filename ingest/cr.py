@@ -38,11 +38,11 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Union
+from typing import Callable, Iterator, Sequence, Union
 
 from .decoding import read_source
 from .records import Example, GlossaryEntry, IngestProblem, Release, Rule, RuleRef, Section
-from .numbering import apply_numbering
+from .numbering import NumberedItem, apply_numbering
 from .rule_refs import find_citations
 
 Record = Union[Release, Section, Rule, Example, GlossaryEntry, RuleRef, IngestProblem]
@@ -305,8 +305,8 @@ def iter_rule_items(
     yield from problems
 
 
-def iter_item_records(items: list, known_sections: set[str], release: str, lang: str, source: str,
-                      problem) -> Iterator[Record]:
+def iter_item_records(items: Sequence[NumberedItem], known_sections: set[str], release: str, lang: str,
+                      source: str, problem: Callable[[int, str, str, str], None]) -> Iterator[Record]:
     """Rules (with their parents), their citations and their examples from parsed items, in order.
 
     Shared by the English and the Japanese parsers; an item's ``title_en`` is

@@ -140,10 +140,11 @@ def check_numbering(printed: list[str]) -> tuple[list[str], list[tuple[int, str]
 
 
 class NumberedItem(Protocol):
-    """What :func:`apply_numbering` needs of a parser's item."""
+    """What :func:`apply_numbering` (and :func:`ingest.cr.iter_item_records`) need of a parser's item."""
 
     number: str
     kind: str
+    title: str | None
     parts: list[str]
     line: int
     examples: list[tuple[int, list[str]]]
