@@ -24,6 +24,7 @@ from ingest.cards import CardName, CardRuling, ForgeFace, OracleCard, parse_card
 from ingest.records import IngestProblem, SourceError
 
 from .build import BuildContext
+from .schema import create_tables
 
 CARD_TABLES: dict[str, dict] = {
     "card_names": dict(
@@ -72,16 +73,8 @@ def card_row(name_en: str | None, name_ja: str | None, **values) -> dict:
     return row
 
 
-def has_column(db, table: str, column: str) -> bool:
-    """True when ``table`` has ``column``, generated columns included (``table_info`` hides those)."""
-    return any(row[1] == column for row in db.execute(f"pragma table_xinfo([{table}])"))
-
-
 def create_card_tables(db) -> None:
-    for name, spec in CARD_TABLES.items():
-        db[name].create(**spec, if_not_exists=True)
-    if not has_column(db, "cards", "search_text"):
-        db.execute(f"alter table cards add column search_text text generated always as ({CARDS_SEARCH_TEXT}) virtual")
+    create_tables(db, CARD_TABLES, {"cards": {"search_text": CARDS_SEARCH_TEXT}})
 
 
 def load_cards(ctx: BuildContext) -> None:

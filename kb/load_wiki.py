@@ -40,7 +40,8 @@ from ingest.wiki_records import CardBlock, CardMention, QuotedRule, Ruling, Wiki
 
 from .build import BuildContext
 from .corpus import CorpusFile
-from .load_cards import card_row, create_card_tables, has_column
+from .load_cards import card_row, create_card_tables
+from .schema import create_tables
 from .schema import FTS_TOKENIZE
 
 SAME_TEXT_RATIO = 0.55
@@ -290,10 +291,7 @@ def japanese_type_agrees(type_line_ja: str, pt_ja: str | None, type_line: str,
 
 
 def _create_tables(db) -> None:
-    for name, spec in WIKI_TABLES.items():
-        db[name].create(**spec, if_not_exists=True)
-    if not has_column(db, "rulings", "search_text"):
-        db.execute(f"alter table rulings add column search_text text generated always as ({RULINGS_SEARCH_TEXT}) virtual")
+    create_tables(db, WIKI_TABLES, {"rulings": {"search_text": RULINGS_SEARCH_TEXT}})
 
 
 def load_wiki(ctx: BuildContext) -> None:

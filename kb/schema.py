@@ -150,17 +150,29 @@ VIEWS: dict[str, str] = {
 }
 
 
+def create_tables(db: sqlite_utils.Database, tables: dict[str, dict],
+                  generated: dict[str, dict[str, str]] | None = None) -> None:
+    """Create each table of ``tables`` (sqlite-utils ``create`` arguments) unless it exists, and
+    add its VIRTUAL generated columns (``{table: {column: expression}}``) unless they exist.
+
+    sqlite-utils cannot declare generated columns; SQLite adds VIRTUAL ones with ALTER TABLE.
+    """
+    for name, spec in tables.items():
+        db[name].create(**spec, if_not_exists=True)
+    for name, columns in (generated or {}).items():
+        present = {row[1] for row in db.execute(f"pragma table_xinfo([{name}])")}
+        for column, expression in columns.items():
+            if column not in present:
+                db.execute(f"alter table [{name}] add column [{column}] text"
+                           f" generated always as ({expression}) virtual")
+
+
 def create_cr_tables(db: sqlite_utils.Database) -> None:
     """Create the CR core tables (empty) in ``db``."""
-    for name, spec in CR_TABLES.items():
-        db[name].create(**spec)
-    for name, expression in SEARCH_TEXT.items():
-        db.execute(
-            f"alter table [{name}] add column search_text text generated always as ({expression}) virtual"
-        )
-        db.execute(
-            f"alter table [{name}] add column search_scope text generated always as ({SEARCH_SCOPE}) virtual"
-        )
+    create_tables(db, CR_TABLES, {
+        name: {"search_text": expression, "search_scope": SEARCH_SCOPE}
+        for name, expression in SEARCH_TEXT.items()
+    })
 
 
 _CURRENT_SOURCES = """
