@@ -29,7 +29,7 @@ Systems:
 from __future__ import annotations
 
 import argparse
-import sqlite3
+from kb.sqlite import sqlite3
 import sys
 import time
 import tomllib

@@ -39,7 +39,7 @@ import functools
 import json
 import re
 import tomllib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -91,6 +91,8 @@ class CardPool:
     cards: dict[str, OracleCard]
     rulings: list[CardRuling]
     aliases: dict[str, str]
+    #: (source, line, message) for each hand-written card that yielded to the corpus's record of it.
+    warnings: list[tuple[str, int, str]] = field(default_factory=list)
 
     def find(self, name: str) -> OracleCard:
         """The card called ``name``; :class:`UnknownCard` with a suggestion if there is none."""
@@ -337,6 +339,7 @@ def load_card_pool(corpus: Path, cards_toml: Path = CARDS_TOML) -> CardPool:
     """Every card from the corpus and ``data/cards.toml``, with Japanese names and rulings."""
     cards: dict[str, OracleCard] = {}
     rulings: dict[tuple[str, str, str], CardRuling] = {}
+    warnings: list[tuple[str, int, str]] = []
     for path in sorted((corpus / "cards" / "oracle_xml").glob("*.txt")):
         display = path.relative_to(corpus).as_posix()
         for card, card_rulings in iter_oracle_records(path, display):
@@ -350,8 +353,11 @@ def load_card_pool(corpus: Path, cards_toml: Path = CARDS_TOML) -> CardPool:
         display = cards_toml.relative_to(PROJECT_ROOT).as_posix() if cards_toml.is_relative_to(PROJECT_ROOT) else str(cards_toml)
         for card in read_cards_toml(cards_toml, display):
             if card.name in cards:
-                raise SourceError(display, card.line, f'"{card.name}" is already in the corpus '
-                                  f"({cards[card.name].source}); remove it from {display}")
+                # Real data wins: the corpus grew to hold a card we had written by hand.
+                warnings.append((display, card.line, f'"{card.name}" is in the corpus '
+                                 f"({cards[card.name].source}); the corpus record is used, "
+                                 f"remove it from {display}"))
+                continue
             cards[card.name] = card
     japanese: dict[str, str] = {}
     names_file = corpus / "cards" / "jpname_20250920.json"
@@ -373,4 +379,4 @@ def load_card_pool(corpus: Path, cards_toml: Path = CARDS_TOML) -> CardPool:
         if card.layout in (Layout.SPLIT, Layout.MODAL_DFC):
             for face in card.faces:
                 aliases.setdefault(face.name.casefold(), name)
-    return CardPool(cards, sorted(rulings.values(), key=lambda r: (r.card, r.date, r.text)), aliases)
+    return CardPool(cards, sorted(rulings.values(), key=lambda r: (r.card, r.date, r.text)), aliases, warnings)

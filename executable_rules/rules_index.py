@@ -4,7 +4,7 @@
 the number of a keyword in this release (``Discover`` → ``701.57``), whether a
 citation ``Discover — CR 701.57a`` is right (the number exists and sits under
 a rule of that title), and the examples under a rule. The build does the same
-for every release from the database (:mod:`kb.load_checks`).
+for every release from the database (:mod:`kb.load.checks`).
 
 >>> index = newest_rules()
 >>> index.keyword_number("Discover"), index.keyword_number("Drawing a Card")

@@ -96,21 +96,20 @@ def _steps() -> list[tuple[str, Callable[[BuildContext], None]]]:
     rows; executable rules and history read everything before them.
     """
     # Imported here so that a step's import errors name the step.
-    from . import (
-        load_cards, load_checks, load_cr, load_history, load_japanese, load_search_extra, load_wiki, schema,
-    )
+    from . import schema
+    from .load import cards, checks, cr, history, japanese, search_extra, wiki
 
     return [
         ("schema", lambda ctx: schema.create_cr_tables(ctx.db)),
-        ("English CR", load_cr.load_english_cr),
-        ("Japanese CR", load_japanese.load_japanese_cr),
-        ("cards", load_cards.load_cards),
-        ("MTG Wiki", load_wiki.load_wiki),
+        ("English CR", cr.load_english_cr),
+        ("Japanese CR", japanese.load_japanese_cr),
+        ("cards", cards.load_cards),
+        ("MTG Wiki", wiki.load_wiki),
         ("finish CR", lambda ctx: schema.finish_cr_tables(ctx.db)),
-        ("search extra", load_search_extra.load_search_extra),
+        ("search extra", search_extra.load_search_extra),
         ("search index", lambda ctx: schema.finish_search_current(ctx.db)),
-        ("executable rules", load_checks.load_checks),
-        ("rule history", load_history.load_history),
+        ("executable rules", checks.load_checks),
+        ("rule history", history.load_history),
     ]
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-import sqlite3
+from .sqlite import sqlite3
 from pathlib import Path
 
 import sqlite_utils

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 import unicodedata
 from dataclasses import dataclass
 
@@ -67,6 +68,9 @@ def normalize(text: str) -> str:
     return _STRAY_SPACE.sub("", text)
 
 
+_dictionary_lock = threading.Lock()
+
+
 @functools.lru_cache(maxsize=1)
 def _dictionary():
     from sudachipy import Dictionary
@@ -74,11 +78,25 @@ def _dictionary():
     return Dictionary(dict="core")
 
 
-@functools.lru_cache(maxsize=1)
-def _tokenizer():
-    from sudachipy import SplitMode
+_per_thread = threading.local()
 
-    return _dictionary().tokenizer(mode=SplitMode.A)
+
+def _tokenizer():
+    """This thread's tokenizer.
+
+    A SudachiPy ``Tokenizer`` is not thread-safe (concurrent calls fail with
+    "Tokenizer is already in use"); the ``Dictionary`` is. Datasette runs SQL
+    functions and views in several threads, so each thread gets its own
+    tokenizer over the one shared dictionary, as SudachiPy's maintainers advise
+    (WorksApplications/sudachi.rs#289).
+    """
+    tokenizer = getattr(_per_thread, "tokenizer", None)
+    if tokenizer is None:
+        from sudachipy import SplitMode
+
+        with _dictionary_lock:
+            tokenizer = _per_thread.tokenizer = _dictionary().tokenizer(mode=SplitMode.A)
+    return tokenizer
 
 
 @dataclass(frozen=True)

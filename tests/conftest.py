@@ -49,7 +49,8 @@ def bilingual_db(tmp_path_factory, corpus) -> Path:
     """Release 20260116 in English and Japanese, with the alignment tables and search indexes."""
     import sqlite_utils
 
-    from kb import load_cr, load_japanese, schema
+    from kb import schema
+    from kb.load import cr as load_cr, japanese as load_japanese
     from kb.build import BuildContext
 
     root = tmp_path_factory.mktemp("slice")

@@ -19,8 +19,11 @@ def parsed(corpus):
     return out
 
 
-def test_131_releases_in_the_corpus(parsed):
-    assert len(parsed) == 131
+def test_every_english_file_in_the_corpus_is_parsed(parsed, corpus):
+    # The corpus grows between rounds: every file in cr/en (but raw/) is read, none skipped.
+    on_disk = {p.relative_to(corpus).as_posix() for p in (corpus / "cr" / "en").rglob("*")
+               if p.is_file() and "raw" not in p.parts and p.name.startswith("MagicCompRules")}
+    assert set(parsed) == on_disk and len(parsed) >= 131
 
 
 def test_all_but_the_rulings_summary_parse(parsed):
@@ -34,12 +37,12 @@ def test_all_but_the_rulings_summary_parse(parsed):
             assert not errors, source
         else:
             failed.append((source, errors))
-    assert len(releases) == 130  # no two files claim the same release
+    assert len(releases) == len(parsed) - 1  # no two files claim the same release
     # The 1999-04-21 file is D'Angelo's Rulings Summary, not the CR: one error, kept.
     assert [(s, [p.code for p in e]) for s, e in failed] == [
         ("cr/en/archive/MagicCompRules_19990421.txt.gz", ["not-a-cr"])
     ]
-    assert min(releases) == "19990423" and max(releases) == "20260417"
+    assert min(releases) == "19990423" and max(releases) >= "20260925"
 
 
 def test_every_parsed_release_has_rules_glossary_and_unique_numbers(parsed):

@@ -89,9 +89,10 @@ def test_no_corpus_says_what_is_missing_and_where(tmp_path, monkeypatch):
     assert "has no cr/en/ folder" in result.output
 
 
-def test_release_sources_compare_raw_copies(kb_db):
+def test_release_sources_compare_raw_copies(kb_db, corpus):
     rows = {r["source"]: r for r in kb_db.query("select * from release_sources")}
     raw = rows["cr/en/raw/MagicCompRules 20221118.txt.gz"]
     assert (raw["release"], raw["used"], raw["same_as_used"], raw["encoding"]) == ("20221118", 0, 1, "utf-16-be")
     assert rows["cr/en/archive/MagicCompRules_19990421.txt.gz"]["used"] == 0
-    assert kb_db.execute("select count(*) from releases where lang = 'en'").fetchone()[0] == 130
+    files = [p for p in (corpus / "cr" / "en").rglob("MagicCompRules*") if "raw" not in p.parts]
+    assert kb_db.execute("select count(*) from releases where lang = 'en'").fetchone()[0] == len(files) - 1

@@ -1,4 +1,4 @@
-"""The build step of the executable rules (``kb.load_checks``) and the ``kb check`` command."""
+"""The build step of the executable rules (``kb.load.checks``) and the ``kb check`` command."""
 
 from __future__ import annotations
 
@@ -12,10 +12,13 @@ from executable_rules.scenarios import load_scenarios
 from ingest.cr import parse_cr
 from ingest.records import Release
 from kb.build import BuildContext
-from kb.cli_check import check
-from kb.load_checks import load_checks
-from kb.load_cr import insert_records
+from kb.cli.check import check
+from kb.load.checks import load_checks
+from kb.load.cr import insert_records
 from kb.schema import create_cr_tables
+from executable_rules.rules_index import newest_rules
+
+NEWEST = newest_rules().release   # the corpus grows: read the newest release, never assume it
 
 RELEASES = ["20231117", "20240920", "20260417"]   # Discover 701.55 → 701.55 → 701.57; Manifest Dread from 2024
 
@@ -133,7 +136,7 @@ def test_check_a_rule():
     result = run_check("701.57c")
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0].startswith("PASS discover-701.57c-")
-    assert result.output.rstrip().endswith("2 scenarios (rules as numbered in the 20260417 CR): 2 passed, 0 failed")
+    assert result.output.rstrip().endswith(f"2 scenarios (rules as numbered in the {NEWEST} CR): 2 passed, 0 failed")
 
 
 def test_check_a_keyword_in_japanese_as_json():
@@ -151,7 +154,7 @@ def test_check_unknown_target():
     assert result.output == ("Error: nothing matches '701.5x': give a rule number (701.57a), a keyword "
                              "(Discover, 発見) or a scenario id; `kb check` alone runs them all\n")
     result = run_check("701.19b")      # Search's old number; 701.19 is Regenerate now
-    assert result.output == ("Error: no scenario for 701.19b (Regenerate — CR 701.19 in the 20260417 CR); "
+    assert result.output == (f"Error: no scenario for 701.19b (Regenerate — CR 701.19 in the {NEWEST} CR); "
                              "try its keyword, e.g. `kb check discover`\n")
 
 
@@ -176,4 +179,4 @@ you.graveyard = ["Forest"]
     assert result.exit_code == 1
     assert "FAIL mill-701.17a-wrong" in result.output
     assert "✗ you.graveyard: expected ['Forest'], got ['Shock']" in result.output
-    assert result.output.rstrip().endswith("1 scenario (rules as numbered in the 20260417 CR): 0 passed, 1 failed")
+    assert result.output.rstrip().endswith(f"1 scenario (rules as numbered in the {NEWEST} CR): 0 passed, 1 failed")

@@ -67,9 +67,10 @@ def quoted_rule_rows(corpus: Path, name: str) -> tuple[str, list[dict]]:
 
 def build_history_db(path: Path, corpus: Path) -> None:
     """A database of :data:`EN_RELEASES`, the Japanese CR and the seed pages' quotes, with history."""
-    from kb import load_history, schema
-    from kb.load_cr import insert_records
-    from kb.load_japanese import load_japanese_cr
+    from kb import schema
+    from kb.load import history as load_history
+    from kb.load.cr import insert_records
+    from kb.load.japanese import load_japanese_cr
 
     db = sqlite_utils.Database(path)
     ctx = BuildContext(db=db, corpus=corpus)

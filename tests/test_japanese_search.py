@@ -8,7 +8,7 @@ three seconds instead of the whole build.
 from __future__ import annotations
 
 import json
-import sqlite3
+from kb.sqlite import sqlite3
 import sys
 import tomllib
 from pathlib import Path

@@ -8,7 +8,7 @@ import pytest
 import sqlite_utils
 
 from kb.build import BuildContext
-from kb.load_wiki import excerpt_flags, load_wiki
+from kb.load.wiki import excerpt_flags, load_wiki
 from kb.schema import create_cr_tables
 
 SEARCH_RULING = "効果によってプレイヤーがゲームの外部からカードを探す場合、そのプレイヤーはゲームの外部にあり自分が所有していて該当するカードを選ぶことができる。"

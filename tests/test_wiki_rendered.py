@@ -168,7 +168,7 @@ def test_flattened_infobox_gives_name_and_sets(parsed):
 
 
 def test_every_corpus_page_parses_without_special_cases(corpus, card_names):
-    from kb.load_wiki import wiki_files
+    from kb.load.wiki import wiki_files
 
     files = wiki_files(corpus)
     assert len(files) >= 20

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import difflib
 import re
-import sqlite3
+from kb.sqlite import sqlite3
 import unicodedata
 from typing import Any
 from urllib.parse import quote, unquote

@@ -12,7 +12,7 @@ life of the process.
 from __future__ import annotations
 
 import re
-import sqlite3
+from kb.sqlite import sqlite3
 import threading
 from dataclasses import dataclass, field
 

@@ -22,7 +22,7 @@ The database is served immutable, so what a page reads is kept per process
 from __future__ import annotations
 
 import re
-import sqlite3
+from kb.sqlite import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -429,7 +429,9 @@ def _other_language(db: sqlite_utils.Database, releases: dict, tables: set[str],
     language = "Japanese" if other_lang == "ja" else "English"
     if release in releases.get(other_lang, {}):
         other = _find(db, number, release, other_lang)
-        return release, other, {v.number: v.number for v in other}, None
+        # A release known only from a quoted excerpt lacks most rules: then the newest whole one.
+        if other or releases[other_lang][release] == "whole":
+            return release, other, {v.number: v.number for v in other}, None
     other_release = newest_whole(releases, other_lang, not_after=release)
     if other_release is None:
         whole = sorted(r for r, c in releases.get(other_lang, {}).items() if c == "whole")

@@ -5,7 +5,7 @@ Every parameter is validated; a bad one is a 400 with a sentence naming it.
 
 Hits from the Comprehensive Rules (rules, examples, glossary) come first, as
 ``hits``; wiki rulings, cards and card rulings (which the build puts in the
-same index, see :mod:`kb.load_search_extra`) come beside them as ``others``,
+same index, see :mod:`kb.load.search_extra`) come beside them as ``others``,
 each with the ``url`` of its row, so that a common word's card rulings don't
 push the rule itself down the list.
 """

@@ -11,13 +11,13 @@ import textwrap
 
 import click
 
-from . import rules as rules_lib
-from .build import BuildFailed, build_database
-from .database import DatabaseNotFound, RuleNotFound, UnknownRelease, db_path
-from .options import (
+from .. import rules as rules_lib
+from ..build import BuildFailed, build_database
+from ..database import DatabaseNotFound, RuleNotFound, UnknownRelease, db_path
+from ..options import (
     corpus_option, db_option, echo_json, json_option, open_database, release_option, resolve_corpus,
 )
-from .search import KINDS, KeywordNames, current_sql, fts_query, parse_query, search, search_sql
+from ..search import KINDS, KeywordNames, current_sql, fts_query, parse_query, search, search_sql
 
 _USER_ERRORS = (DatabaseNotFound, RuleNotFound, UnknownRelease, BuildFailed)
 
@@ -224,7 +224,7 @@ def serve(port, host, db):
 
         kb serve --port 8001
     """
-    from .serve import serve_database
+    from ..serve import serve_database
 
     path = db_path(db)
     if not path.exists():
@@ -238,8 +238,8 @@ def main() -> None:  # pragma: no cover - console entry point
 
 # Commands defined in their own modules, registered here (one line each).
 def _register_commands() -> None:
-    from .cli_check import check
-    from .cli_history import diff_command, stale_command, trace_command
+    from .check import check
+    from .history import diff_command, stale_command, trace_command
 
     cli.add_command(check)
     cli.add_command(diff_command)
@@ -249,6 +249,3 @@ def _register_commands() -> None:
 
 _register_commands()
 
-
-if __name__ == "__main__":  # python -m kb.cli
-    cli()

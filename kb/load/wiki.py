@@ -38,11 +38,11 @@ from ingest.rule_refs import rule_sort_key
 from ingest.wiki import parse_wiki_page
 from ingest.wiki_records import CardBlock, CardMention, QuotedRule, Ruling, WikiPage, WikiSection
 
-from .build import BuildContext
-from .corpus import CorpusFile
-from .load_cards import card_row, create_card_tables
-from .schema import create_tables
-from .schema import FTS_TOKENIZE
+from ..build import BuildContext
+from ..corpus import CorpusFile
+from .cards import card_row, create_card_tables
+from ..schema import create_tables
+from ..schema import FTS_TOKENIZE
 
 SAME_TEXT_RATIO = 0.55
 FORM_ORDER = {"rendered": 0, "html": 1, "wikitext": 2, "diff": 3}
@@ -296,7 +296,7 @@ def _create_tables(db) -> None:
 
 def load_wiki(ctx: BuildContext) -> None:
     """The build step: parse every page, fill the wiki tables, insert the quoted CR (before "finish CR")."""
-    from .japanese import search_form
+    from ..japanese import search_form
 
     db = ctx.db
     create_card_tables(db)
@@ -468,7 +468,7 @@ def _quoted_text(record) -> tuple:
 
 def _insert_quoted_cr(ctx: BuildContext, quoted_by_page: dict, page_ids: dict, search_form) -> None:
     """Merge the quoted rules of all pages by (release, number) and insert them as Japanese excerpt releases."""
-    from .load_cr import insert_records
+    from .cr import insert_records
 
     db = ctx.db
     existing_releases = {(r, lang) for r, lang in db.execute("select release, lang from releases")} \

@@ -27,9 +27,9 @@ import sqlite_utils
 
 from ingest.records import IngestProblem
 
-from .build import BuildContext, insert_rows, BuildFailed
-from .history import STATUSES, database_release_pairs, match_pairs, read_all_rules
-from .lineage import Link, build_lineages
+from ..build import BuildContext, insert_rows, BuildFailed
+from ..history import STATUSES, database_release_pairs, match_pairs, read_all_rules
+from ..lineage import Link, build_lineages
 
 HISTORY_TABLES: dict[str, dict] = {
     "rule_matches": dict(
@@ -152,7 +152,7 @@ def load_history(ctx: BuildContext) -> None:
         db.create_view(name, sql, replace=True)
 
     with ctx.task("Checking citations", 1) as advance:
-        from .stale import find_stale_citations
+        from ..stale import find_stale_citations
 
         found = list(find_stale_citations(db, problems=ctx.problems))
         insert_rows(db, "stale_citations", [c for c in HISTORY_TABLES["stale_citations"]["columns"] if c != "id"],

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from .options import corpus_option, db_option, json_option, resolve_corpus
+from ..options import corpus_option, db_option, json_option, resolve_corpus
 
 
 def find_scenarios(target: str | None, corpus: Path, db: Any = None, scenarios_dir: Path | None = None) -> tuple[list, str]:
@@ -72,7 +72,7 @@ def check(target, corpus, db, as_json, failures_only, scenarios_dir):
     """
     from executable_rules.scenarios import run_scenario
 
-    from .database import db_path, open_db
+    from ..database import db_path, open_db
 
     where = resolve_corpus(corpus)
     database = open_db(db) if db_path(db).exists() else None

@@ -35,9 +35,9 @@ from ingest.decoding import read_source
 from ingest.glossary_ja import compare_glossaries, english_term_key, loose_term_key, parse_glossary_ja
 from ingest.records import GlossaryEntry, IngestProblem, Release, SourceError
 
-from .build import BuildContext
-from .japanese import search_form, segment_query
-from .load_cr import insert_records
+from ..build import BuildContext
+from ..japanese import search_form, segment_query
+from .cr import insert_records
 
 JAPANESE_TABLES: dict[str, dict] = {
     "printed_headings": dict(

@@ -20,7 +20,7 @@ skipped.
 
 from __future__ import annotations
 
-from .build import BuildContext
+from ..build import BuildContext
 
 
 def _tables(db) -> set[str]:

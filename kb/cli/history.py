@@ -12,8 +12,8 @@ import textwrap
 
 import click
 
-from .database import RuleNotFound, UnknownRelease
-from .options import db_option, echo_json, json_option, open_database, release_option
+from ..database import RuleNotFound, UnknownRelease
+from ..options import db_option, echo_json, json_option, open_database, release_option
 
 _RELEASE = re.compile(r"\d{8}")
 _NUMBER = re.compile(r"\d(?:\d\d(?:\.\d+[a-z]?)?)?")
@@ -56,7 +56,7 @@ def diff_command(old, new, section, lang, db, as_json):
 
         kb diff 20250404 20250606 --section 701
     """
-    from .diff import diff_releases, format_word_diff
+    from ..diff import diff_releases, format_word_diff
 
     database = open_database(db)
     try:
@@ -132,15 +132,15 @@ def trace_command(number, release, lang, all_langs, db, as_json):
 
         kb trace 701.57a
     """
-    from .diff import format_word_diff
-    from .lineage import trace_rule
-    from .rules import resolve_title
+    from ..diff import format_word_diff
+    from ..lineage import trace_rule
+    from ..rules import resolve_title
 
     database = open_database(db)
     try:
         wanted = number.strip().rstrip(".")
         if not _NUMBER.fullmatch(wanted):
-            from .database import check_release, newest_release
+            from ..database import check_release, newest_release
 
             rel = check_release(database, release, lang) if release else newest_release(database, lang)
             resolved = resolve_title(database, wanted, rel, lang)
@@ -189,7 +189,7 @@ def stale_command(source_kind, no_code, db, as_json):
 
         kb stale --source-kind wiki_quote --json
     """
-    from .stale import find_stale_citations
+    from ..stale import find_stale_citations
 
     database = open_database(db)
     try:

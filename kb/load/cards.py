@@ -23,8 +23,8 @@ from collections import defaultdict
 from ingest.cards import CardName, CardRuling, ForgeFace, OracleCard, parse_cards
 from ingest.records import IngestProblem, SourceError
 
-from .build import BuildContext
-from .schema import create_tables
+from ..build import BuildContext
+from ..schema import create_tables
 
 CARD_TABLES: dict[str, dict] = {
     "card_names": dict(

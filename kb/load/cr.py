@@ -34,8 +34,8 @@ from ingest.records import (
     SourceError,
 )
 
-from .build import BuildContext, insert_rows
-from .corpus import english_cr_files, english_cr_raw_files
+from ..build import BuildContext, insert_rows
+from ..corpus import english_cr_files, english_cr_raw_files
 
 
 @dataclass

@@ -43,7 +43,7 @@ from typing import Any
 
 from ingest.records import IngestProblem, SourceError
 
-from .build import BuildContext
+from ..build import BuildContext
 
 CHECK_TABLES: dict[str, dict] = {
     "checks": dict(
@@ -195,6 +195,8 @@ def load_checks(ctx: BuildContext) -> None:
 
     db = ctx.db
     pool = load_card_pool(ctx.corpus)
+    for source, line, message in pool.warnings:
+        ctx.problems.append(IngestProblem(source, line, "warning", "card-in-corpus", message))
     try:
         scenarios = load_scenarios(SCENARIO_DIR, pool)
     except SourceError as e:
@@ -204,7 +206,7 @@ def load_checks(ctx: BuildContext) -> None:
     releases = _Releases(db)
     problems = ctx.problems
     if releases.newest is None:
-        problems.append(IngestProblem("kb/load_checks.py", None, "error", "no-cr",
+        problems.append(IngestProblem("kb/load/checks.py", None, "error", "no-cr",
                                       "no English CR release in the database: checks can't be linked to rules"))
 
     check_rows, check_rule_rows = [], []

@@ -1,0 +1,5 @@
+"""``python -m kb.cli``: the ``kb`` command."""
+
+from . import cli
+
+cli()
