@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import Literal, Sequence
 
-from . import abilities
+from .engine import static
 from .citation import Citation
 from .errors import IllegalChoice
 from .model import EventKind, FaceDown, GameState, ManaCost, pay
@@ -49,7 +49,7 @@ def put_onto_battlefield_face_down(state: GameState, player: str, card: int, kin
     keyword, number = RULES[kind]
     c = state.cards[card]
     source = state.zone_of(card).label
-    blocker = abilities.entering_prohibited_by(state, c, face_down=True)
+    blocker = static.entering_prohibited_by(state, c, face_down=True)
     if blocker:
         state.emit(EventKind.NOTHING, player, (card,), source=source,
                    detail=f"{blocker} prohibits the face-down 2/2 creature card from entering the battlefield: "

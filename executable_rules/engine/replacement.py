@@ -1,0 +1,85 @@
+"""Replacement effects (Replacement Effects — CR 614), read from the Oracle text of the cards involved.
+
+- A permanent that "enters tapped" or "enters with N counters" enters that way: the effect modifies how it
+  enters (614.1c, 614.1d, 614.12), so it is never untapped or without counters on the battlefield.
+- "If ~ would be put into a graveyard from anywhere, reveal ~ and shuffle it into its owner's library
+  instead." (Darksteel Colossus): the card never reaches the graveyard (614.1a), so "dies" abilities
+  don't trigger.
+- Dredge N replaces a draw (Dredge — CR 702.52a): :func:`draw_replacements` offers every card with dredge in
+  the player's graveyard before each draw; :mod:`executable_rules.actions.dredge` carries it out.
+
+A face-down permanent has no abilities (Face-Down Spells and Permanents — CR 708.2a); a card in a zone is read
+as it is there.
+"""
+
+from __future__ import annotations
+
+from ..choices import Chooser, Option, first_legal
+from ..citation import Citation
+from ..model import EventKind, FaceDown, GameState
+
+
+def _has_static(state: GameState, card: int, template: str) -> bool:
+    c = state.cards[card]
+    return any(a.static == template for a in c.oracle.parsed.abilities)
+
+
+def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: bool = False, x: int = 0,
+                      face_down: FaceDown | None = None, choose: Chooser = first_legal, detail: str = "") -> None:
+    """Put ``card`` onto the battlefield under ``controller``'s control, with its own "enters tapped" and
+    "enters with … counters" replacement effects applied as it enters (614.1c, 614.12)."""
+    from .selectors import amount_of, find
+    c = state.cards[card]
+    source = state.zone_of(card).label
+    name = c.oracle.name
+    state.move(card, state.battlefield, controller=controller, face_down=face_down)
+    notes = [detail] if detail else []
+    if tapped:
+        state.set(c, "tapped", True)
+        notes.append("tapped")
+    if face_down is None:
+        for ability in c.oracle.parsed.abilities:
+            if ability.static == "enters_tapped" and ability.tree is not None and "unless" not in ability.text:
+                state.set(c, "tapped", True)
+                notes.append("tapped (it enters tapped: a replacement effect, Replacement Effects — CR 614.1c)")
+            elif ability.static == "enters_with_counters" and ability.tree is not None:
+                if "for each" in ability.text:
+                    continue
+                amount_node = find(ability.tree, "counter_amount")
+                words = ability.text
+                amount = x if amount_node is not None and " x " in f" {words} " and "with x" in words else \
+                    amount_of(amount_node, x)
+                kind = next((str(t) for t in ability.tree.scan_values(lambda v: getattr(v, "type", "") == "COUNTER")),
+                            "+1/+1")
+                if amount:
+                    state.add_counters(card, kind, amount)
+                notes.append(f"with {amount} {kind} counter(s) (Replacement Effects — CR 614.1c)")
+    state.emit(EventKind.MOVE, controller, (card,), names=(state.cards[card].display_name if face_down else name,),
+               source=source, destination="battlefield", detail="; ".join(notes))
+
+
+def put_into_graveyard(state: GameState, card: int, why: str, citation: Citation | None = None) -> bool:
+    """Put ``card`` into its owner's graveyard, unless a replacement effect of its own sends it elsewhere;
+    return whether it got there."""
+    c = state.cards[card]
+    owner = state.player(c.owner)
+    source = state.zone_of(card).label
+    name = c.display_name
+    if not c.face_down and _has_static(state, card, "shuffle_instead"):
+        state.move(card, owner.library)
+        state.emit(EventKind.REVEAL, c.owner, (card,), names=(c.oracle.name,), source=source,
+                   detail=f"{why}, but it would be put into a graveyard: it is revealed and shuffled into "
+                   f"{owner.library.label} instead", citation=Citation("Replacement Effects", "614.1a"))
+        from ..actions.shuffle import shuffle
+        shuffle(state, c.owner)
+        return False
+    state.move(card, owner.graveyard)
+    state.emit(EventKind.MOVE, c.controller or c.owner, (card,), names=(name,), source=source,
+               destination=owner.graveyard.label, detail=why, citation=citation)
+    return True
+
+
+def draw_replacements(state: GameState, player: str) -> list[Option]:
+    """What may replace ``player``'s next draw: dredge (Dredge — CR 702.52a), from the cards' own text."""
+    from ..actions.dredge import dredge_options
+    return dredge_options(state, player)
