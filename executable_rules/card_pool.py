@@ -41,9 +41,12 @@ import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
-from ingest.records import SourceError
+from ingest.cards import CardName, ForgeFace, card_files, parse_forge_script, parse_jpname, parse_oracle_records
+from ingest.cards import CardRuling as IngestRuling
+from ingest.cards import OracleCard as IngestOracleCard
+from ingest.records import IngestProblem, SourceError
 
 from .model import (
     CARD_TYPES,
@@ -217,68 +220,76 @@ def _card(name: str, layout: Layout, faces: tuple[Face, ...], source: str, line:
     )
 
 
-# ---------------------------------------------------------------- the three sources
-
-_RECORD = re.compile(r"<Card>(.*?)</Card>", re.DOTALL)
+# ---------------------------------------------------------------- the corpus, through ingest.cards
 
 
-def _field(record: str, tag: str) -> str | None:
-    m = re.search(rf"<{tag}>(.*?)</{tag}>", record, re.DOTALL)
-    return m.group(1).strip() if m else None
+def corpus_card_files(corpus: Path) -> list[tuple[str, Path]]:
+    """The card files ``ingest.cards`` reads, and every set file of ``cards/oracle_sets/`` it doesn't read yet."""
+    files = card_files(corpus)
+    seen = {p for _, p in files}
+    files += [("oracle", p) for p in sorted((corpus / "cards" / "oracle_sets").glob("*.txt")) if p not in seen]
+    return files
 
 
-def iter_oracle_records(path: Path, display: str) -> Iterator[tuple[OracleCard, list[CardRuling]]]:
-    """Cards and their rulings from an XML-like oracle file."""
-    text = path.read_text(encoding="utf-8").replace("\r\n", "\n")
-    for m in _RECORD.finditer(text):
-        record = m.group(1)
-        line = text.count("\n", 0, m.start()) + 1
-        name = _field(record, "Name")
-        type_line = _field(record, "Type")
-        if not name or type_line is None:
-            raise SourceError(display, line, "a <Card> record without <Name> or <Type>")
-        card = _card(name, Layout.NORMAL, (_face(name, _field(record, "ManaCost"), type_line,
-                                                 _field(record, "CardText") or "", FaceKind.NORMAL),),
-                     display, line)
-        rulings = []
-        block = _field(record, "Rulings")
-        if block:
-            first = line + record[: record.index("<Rulings>")].count("\n")
-            for offset, ruling in enumerate(block.split("\n")):
-                rm = re.match(r"(\d{4})/(\d{2})/(\d{2}): (.*)", ruling)
-                if not rm:
-                    raise SourceError(display, first + offset, f"a ruling without a date: {ruling[:60]!r}")
-                rulings.append(CardRuling(name, f"{rm[1]}-{rm[2]}-{rm[3]}", rm[4], display, first + offset))
-        yield card, rulings
+_HALVES = re.compile(r"^(?P<other>.+?) \((?P<left>.+?)/(?P<right>.+?)\)$")
 
 
-def read_forge_script(path: Path, display: str) -> OracleCard:
-    """A card from a Forge script; ``ALTERNATE`` starts the second face."""
-    sections: list[dict[str, str]] = [{}]
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        if raw.strip() == "ALTERNATE":
-            sections.append({})
-        elif ":" in raw:
-            key, _, value = raw.partition(":")
-            sections[-1].setdefault(key.strip(), value.strip())
-    mode = sections[0].get("AlternateMode", "").lower()
-    layout = {"": Layout.NORMAL, "adventure": Layout.ADVENTURE, "omen": Layout.OMEN,
-              "modal": Layout.MODAL_DFC, "split": Layout.SPLIT}.get(mode)
-    if layout is None:
-        raise SourceError(display, None, f"AlternateMode:{mode} is not a layout the model knows")
-    kinds = {Layout.NORMAL: [FaceKind.NORMAL], Layout.ADVENTURE: [FaceKind.NORMAL, FaceKind.ADVENTURE],
-             Layout.OMEN: [FaceKind.NORMAL, FaceKind.OMEN], Layout.MODAL_DFC: [FaceKind.FRONT, FaceKind.BACK],
-             Layout.SPLIT: [FaceKind.LEFT, FaceKind.RIGHT]}[layout]
-    faces = []
-    for section, kind in zip(sections, kinds):
-        if "Name" not in section or "Types" not in section:
-            raise SourceError(display, None, "a Forge script section without Name: or Types:")
-        power, _, toughness = section.get("PT", "").partition("/")
-        cost = section.get("ManaCost")
-        faces.append(_face(section["Name"], None if cost in (None, "no cost") else cost, section["Types"],
-                           section.get("Oracle", "").replace("\\n", "\n"), kind, power or None, toughness or None))
-    name = " // ".join(f.name for f in faces) if layout is Layout.SPLIT else faces[0].name
-    return _card(name, layout, tuple(faces), display, 1)
+def cards_from_records(records: Iterable[object]) -> tuple[dict[str, OracleCard], list[CardRuling], dict[str, str],
+                                                            list[IngestProblem]]:
+    """Engine cards from ``ingest.cards`` records: Oracle records (the first of a name wins; the two halves of a
+    split card, ``OtherPart: Dawn (Dusk/Dawn)``, are joined), Forge scripts (a script with an ``ALTERNATE`` face is
+    the card with both its faces, as the Oracle records don't join adventures), rulings and Japanese names."""
+    oracle: dict[str, IngestOracleCard] = {}
+    forge: dict[str, list[ForgeFace]] = {}
+    rulings: dict[tuple[str, str, str], CardRuling] = {}
+    japanese: dict[str, str] = {}
+    problems: list[IngestProblem] = []
+    for r in records:
+        if isinstance(r, IngestOracleCard):
+            oracle.setdefault(r.name, r)
+        elif isinstance(r, ForgeFace):
+            forge.setdefault(r.card, []).append(r)
+        elif isinstance(r, IngestRuling):
+            rulings.setdefault((r.name, r.date, r.text), CardRuling(r.name, r.date, r.text, r.source, r.line))
+        elif isinstance(r, CardName) and r.name_ja:
+            japanese.setdefault(r.name_en, r.name_ja)
+        elif isinstance(r, IngestProblem):
+            problems.append(r)
+    cards: dict[str, OracleCard] = {}
+    joined: set[str] = set()
+    for name, r in oracle.items():
+        if name in joined:
+            continue
+        m = _HALVES.match(r.other_part or "")
+        try:
+            if m and m["left"] == name and m["right"] in oracle:
+                right = oracle[m["right"]]
+                faces = (_face(name, r.mana_cost, r.type_line or "", r.text or "", FaceKind.LEFT, r.power, r.toughness),
+                         _face(right.name, right.mana_cost, right.type_line or "", right.text or "", FaceKind.RIGHT,
+                               right.power, right.toughness))
+                card = _card(f"{name} // {right.name}", Layout.SPLIT, faces, r.source, r.line)
+                joined |= {name, right.name}
+            else:
+                card = _card(name, Layout.NORMAL, (_face(name, r.mana_cost, r.type_line or "", r.text or "",
+                                                         FaceKind.NORMAL, r.power, r.toughness),), r.source, r.line)
+        except ValueError as e:
+            problems.append(IngestProblem(r.source, r.line, "warning", "engine-card", f"{name}: {e}; left out"))
+            continue
+        cards[card.name] = card
+    for name, faces in forge.items():
+        mode = (faces[0].alternate_mode or "").lower()
+        layout = {"": Layout.NORMAL, "adventure": Layout.ADVENTURE, "omen": Layout.OMEN, "modal": Layout.MODAL_DFC,
+                  "split": Layout.SPLIT}.get(mode)
+        if layout is None or (name in cards and layout is Layout.NORMAL):
+            continue
+        kinds = {Layout.NORMAL: [FaceKind.NORMAL], Layout.ADVENTURE: [FaceKind.NORMAL, FaceKind.ADVENTURE],
+                 Layout.OMEN: [FaceKind.NORMAL, FaceKind.OMEN], Layout.MODAL_DFC: [FaceKind.FRONT, FaceKind.BACK],
+                 Layout.SPLIT: [FaceKind.LEFT, FaceKind.RIGHT]}[layout]
+        built = tuple(_face(f.name, f.mana_cost, f.type_line or "", f.text or "", kind, f.power, f.toughness)
+                      for f, kind in zip(faces, kinds))
+        full = " // ".join(f.name for f in built) if layout is Layout.SPLIT else built[0].name
+        cards[full] = _card(full, layout, built, faces[0].source, faces[0].line)
+    return cards, sorted(rulings.values(), key=lambda x: (x.card, x.date, x.text)), japanese, problems
 
 
 def _toml_line(text: str, name: str) -> int:
@@ -334,22 +345,25 @@ def read_cards_toml(path: Path, display: str = "data/cards.toml") -> Iterator[Or
         yield card
 
 
+def corpus_records(corpus: Path) -> Iterator[object]:
+    """Every card record of the corpus, read by ``ingest.cards``."""
+    parsers = {"jpname": parse_jpname, "oracle": parse_oracle_records, "forge": parse_forge_script}
+    for kind, path in corpus_card_files(corpus):
+        yield from parsers[kind](path, path.relative_to(corpus).as_posix())
+
+
 @functools.lru_cache(maxsize=4)
 def load_card_pool(corpus: Path, cards_toml: Path = CARDS_TOML) -> CardPool:
-    """Every card from the corpus and ``data/cards.toml``, with Japanese names and rulings."""
-    cards: dict[str, OracleCard] = {}
-    rulings: dict[tuple[str, str, str], CardRuling] = {}
+    """Every card of the corpus and ``data/cards.toml``, with Japanese names and rulings."""
+    cards, rulings, japanese, _ = cards_from_records(corpus_records(corpus))
+    return build_pool(cards, rulings, japanese, cards_toml)
+
+
+def build_pool(cards: dict[str, OracleCard], rulings: list[CardRuling], japanese: dict[str, str],
+               cards_toml: Path | None = CARDS_TOML) -> CardPool:
+    """A pool from cards already read, the hand-written cards of ``cards_toml`` added where the corpus lacks them."""
     warnings: list[tuple[str, int, str]] = []
-    for path in sorted((corpus / "cards" / "oracle_xml").glob("*.txt")):
-        display = path.relative_to(corpus).as_posix()
-        for card, card_rulings in iter_oracle_records(path, display):
-            cards.setdefault(card.name, card)
-            for r in card_rulings:
-                rulings.setdefault((r.card, r.date, r.text), r)
-    for path in sorted((corpus / "cards" / "forge").glob("*.txt")):
-        card = read_forge_script(path, path.relative_to(corpus).as_posix())
-        cards.setdefault(card.name, card)
-    if cards_toml.exists():
+    if cards_toml is not None and cards_toml.exists():
         display = cards_toml.relative_to(PROJECT_ROOT).as_posix() if cards_toml.is_relative_to(PROJECT_ROOT) else str(cards_toml)
         for card in read_cards_toml(cards_toml, display):
             if card.name in cards:
@@ -359,11 +373,6 @@ def load_card_pool(corpus: Path, cards_toml: Path = CARDS_TOML) -> CardPool:
                                  f"remove it from {display}"))
                 continue
             cards[card.name] = card
-    japanese: dict[str, str] = {}
-    names_file = corpus / "cards" / "jpname_20250920.json"
-    if names_file.exists():
-        japanese = {k: v for k, v in json.loads(names_file.read_text(encoding="utf-8")).items()
-                    if v and v != "undefined"}
     aliases: dict[str, str] = {}
     for name, card in list(cards.items()):
         ja = card.name_ja or japanese.get(name)
@@ -379,4 +388,4 @@ def load_card_pool(corpus: Path, cards_toml: Path = CARDS_TOML) -> CardPool:
         if card.layout in (Layout.SPLIT, Layout.MODAL_DFC):
             for face in card.faces:
                 aliases.setdefault(face.name.casefold(), name)
-    return CardPool(cards, sorted(rulings.values(), key=lambda r: (r.card, r.date, r.text)), aliases, warnings)
+    return CardPool(cards, rulings, aliases, warnings)

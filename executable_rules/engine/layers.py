@@ -243,6 +243,8 @@ def matches(state: GameState, controller: str, node: Node, card_id: int, source:
             return False
         if a == "nontoken" and card.is_token:
             return False
+        if a == "face-down" and not card.face_down:
+            return False
         if a == "basic" and "Basic" not in supertypes:
             return False
         if a == "legendary" and "Legendary" not in supertypes:
