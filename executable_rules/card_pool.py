@@ -214,7 +214,7 @@ def _card(name: str, layout: Layout, faces: tuple[Face, ...], source: str, line:
     m = re.search(r"\bDredge (\d+)", text)
     return OracleCard(
         name, layout, faces, dredge=int(m.group(1)) if m else None,
-        morph=_keyword_cost(text, "Morph"), disguise=_keyword_cost(text, "Disguise"),
+        morph=_keyword_cost(text, "Morph") or _keyword_cost(text, "Megamorph"), disguise=_keyword_cost(text, "Disguise"),
         indestructible=bool(re.search(r"^Indestructible\b", text, re.MULTILINE)),
         source=source, line=line,
     )

@@ -698,6 +698,8 @@ class Player:
     drew_from_empty_library: bool = False
     poison: int = 0
     lost: bool = False
+    lands_played: int = 0
+    land_plays: int = 1       # lands this player may play this turn (Lands — CR 305.2)
 
     def zone(self, kind: ZoneKind) -> Zone:
         return {
@@ -1052,7 +1054,7 @@ class GameState:
         new.rng.setstate(self.rng.getstate())
         for p, q in zip(self.players, new.players):
             q.life, q.mana, q.drew_from_empty_library = p.life, p.mana, p.drew_from_empty_library
-            q.poison, q.lost = p.poison, p.lost
+            q.poison, q.lost, q.lands_played, q.land_plays = p.poison, p.lost, p.lands_played, p.land_plays
         zones = {id(self.battlefield): new.battlefield, id(self.stack): new.stack, id(self.exile): new.exile}
         for p, q in zip(self.players, new.players):
             for kind in (ZoneKind.LIBRARY, ZoneKind.HAND, ZoneKind.GRAVEYARD, ZoneKind.OUTSIDE):
@@ -1088,7 +1090,8 @@ class GameState:
             p.zone(k) for p in self.players for k in (ZoneKind.LIBRARY, ZoneKind.HAND, ZoneKind.GRAVEYARD, ZoneKind.OUTSIDE)
         ]
         return (
-            tuple((p.name, p.life, p.mana, p.drew_from_empty_library, p.poison, p.lost) for p in self.players),
+            tuple((p.name, p.life, p.mana, p.drew_from_empty_library, p.poison, p.lost, p.lands_played, p.land_plays)
+                  for p in self.players),
             tuple((z.label, tuple(z.cards)) for z in zones),
             tuple((c.id, c.status()) for c in self.cards.values()),
             tuple(sorted(self.spells.items())), tuple(sorted(self.abilities.items())),

@@ -65,8 +65,10 @@ SOURCE_KINDS = {
     "cr-example": ("rule", "seq", "text"),
     "wiki-ruling": ("page", "text"),
     "card-ruling": ("card", "date", "text"),
+    "engine-test": ("project", "file", "test"),
     "own": (),
 }
+ENGINE_PROJECTS = ("XMage", "Forge", "phase.rs")
 SCENARIO_KEYS = {"id", "rule", "title", "source", "also", "seed", "explore", "decisions", "setup", "action",
                  "expect", "outcomes"}
 PLAYER_ZONES = {"library", "hand", "graveyard", "battlefield", "exile", "outside", "mana", "life", "poison"}
@@ -224,6 +226,8 @@ def _scenario(raw: dict[str, Any], module: ModuleType, path: str, line: int, end
     for key in SOURCE_KINDS[source["kind"]]:
         if key not in source:
             raise fail(f"a {source['kind']} source needs {key!r}", "source")
+    if source["kind"] == "engine-test" and source["project"] not in ENGINE_PROJECTS:
+        raise fail(f"engine-test project {source['project']!r}: one of {', '.join(ENGINE_PROJECTS)}", "source")
     if source["kind"] == "card-ruling":
         if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(source["date"])):
             raise fail(f"card ruling date {source['date']!r} is not YYYY-MM-DD", "source")
@@ -615,9 +619,15 @@ def _run_step(run: ScenarioRun, step: dict[str, Any], choose: Chooser) -> None:
     elif do == "play_land":
         from .engine.replacement import enter_battlefield
         card = run.card(step["card"], zone=f"{player}.hand")
+        p = state.player(player)
         if not state.cards[card].is_land:
             raise IllegalChoice(f"play {state.cards[card].display_name}", "only a land card is played",
                                 Citation("Lands", "305.1"))
+        if p.lands_played >= p.land_plays or state.active != player or "main" not in state.step or state.stack.cards:
+            raise IllegalChoice(f"play {state.cards[card].display_name}", "a player may play a land in their own main "
+                                f"phase with an empty stack, {p.land_plays} per turn ({p.lands_played} played)",
+                                Citation("Lands", "305.2"))
+        state.set(p, "lands_played", p.lands_played + 1)
         enter_battlefield(state, card, player, choose=choose, detail="played (a special action: Lands — CR 305.1)")
     elif do == "resolve_stack":
         engine_turn.resolve_stack(state, choose)
@@ -736,7 +746,7 @@ def _resolve_ability(run: ScenarioRun, step: dict[str, Any], player: str, choose
 # ------------------------------------------------------------------ expectations
 
 _PLAYER_KEYS = {"hand", "library", "library_top", "library_bottom", "graveyard", "outside", "life", "mana",
-                "drew_from_empty_library", "battlefield", "lost", "poison", "library_count"}
+                "drew_from_empty_library", "battlefield", "lost", "poison", "library_count", "permanents"}
 _KEYS = {"battlefield", "exile", "stack", "counters", "face_down", "events", "no_events", "decisions_by", "spell",
          "error", "termination", "decisions", "offered", "pending_triggers", "ward", "leaves", "tapped", "pt",
          "colors", "triggered", "damage", "turn", "step", "untapped", "unimplemented"}
@@ -776,6 +786,9 @@ def _observe(state: GameState, key: str, player: str | None, expected: Any) -> A
             return p.poison
         if key == "library_count":
             return len(p.library.cards)
+        if key == "permanents":
+            names = _names(state, [c.id for c in state.permanents(player)])
+            return {name: names.count(name) for name in expected}
     if key == "battlefield":
         return sorted(_names(state, state.battlefield.cards))
     if key == "exile":
@@ -913,7 +926,7 @@ def _canonical(pool: CardPool, key: str, value: Any) -> Any:
     if key in ("hand", "graveyard", "outside", "battlefield", "exile", "library_bottom", "face_down", "tapped",
                "untapped"):
         return sorted(name(n) for n in value)
-    if key in ("pt", "colors", "damage"):
+    if key in ("pt", "colors", "damage", "permanents"):
         return {name(k): v for k, v in value.items()}
     if key in ("library", "library_top"):
         return [name(n) for n in value]

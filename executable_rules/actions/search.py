@@ -158,7 +158,7 @@ def _look(state: GameState, player: str, zones: Sequence[ZoneSpec]) -> tuple[lis
             raise ValueError(f"{player} can search outside the game only for cards they own (701.23j)")
         zone = state.zone(kind, owner)
         if kind is ZoneKind.LIBRARY:
-            blocker = static.search_prohibited_by(state)
+            blocker = static.search_prohibited_by(state, player)
             if blocker:
                 notes.append(f"{player} can't search {zone.label} ({blocker}: players can't search libraries)")
                 state.emit(EventKind.NOTHING, player, source=zone.label,
@@ -275,7 +275,7 @@ def search(state: GameState, players: str | Sequence[str], finds: Sequence[Find]
         searching: list[str] = []
         for player in order:
             if optional:
-                blocker = static.search_prohibited_by(state)
+                blocker = static.search_prohibited_by(state, player)
                 impossible = blocker and all(kind is ZoneKind.LIBRARY for _, kind in zones)
                 answer = decide(state, Decision.of(player, "search?", cite("g"), [
                     Option("search", True, not impossible,

@@ -163,6 +163,8 @@ def objects(state: GameState, ctx: Context, node: Any) -> list[int]:
             return []
         target = ctx.targets[index]
         if isinstance(target, ObjectRef) and still_legal(state, ctx.controller, node, target, ctx.source):
+            # "Its controller" later in the text is this object's controller as it last existed.
+            ctx.memory["its controller"] = state.controller_of(target.card)
             return [target.card]
         return []
     if node.data == "each_object":
@@ -207,6 +209,9 @@ def players(state: GameState, ctx: Context, node: Node) -> list[str]:
             return list(ctx.memory["subject"])
     else:
         ctx.memory["subject_node"] = ref
+    if ref is not None and ref.data == "its_controller" and "its controller" in ctx.memory:
+        ctx.memory["subject"] = [ctx.memory["its controller"]]
+        return [ctx.memory["its controller"]]
     if ref is not None and ref.data in ("target_player", "target_opponent"):
         index = next((i for i, s in enumerate(ctx.specs) if s is ref), None)
         target = ctx.targets[index] if index is not None and index < len(ctx.targets) else None
@@ -530,15 +535,22 @@ def discover(state: GameState, ctx: Context, node: Node, choose: Chooser) -> Non
 def manifest(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     from ..actions.manifest import manifest as manifest_action
     words = text(node)
+    if "a card from your hand" in words:
+        hand = state.player(ctx.controller).hand.cards
+        if not hand:
+            _note(state, ctx, "no card in hand to manifest")
+            return
+        answer = decide(state, Decision.of(ctx.controller, "manifest which card from your hand",
+                                           Citation("Manifest", "701.40a"),
+                                           [Option(f"manifest {state.cards[c].oracle.name}", c) for c in hand]), choose)
+        manifest_action(state, ctx.controller, [answer.value])
+        return
     if "the top card of" in words or "the top" in words:
         count = _amount(node, ctx) if "cards of" in words else 1
-        whose = ctx.controller
+        whose = players(state, ctx, node)[0]
         if "target player's" in words:
-            target = next((t for t in ctx.targets if isinstance(t, str)), None)
-            whose = target or ctx.controller
-        if whose != ctx.controller:
-            raise Unimplemented("manifesting from another player's library")
-        manifest_action(state, ctx.controller, count=count)
+            whose = next((t for t in ctx.targets if isinstance(t, str)), whose)
+        manifest_action(state, whose, count=count)
         return
     raise Unimplemented(f"manifest {words!r}")
 
@@ -725,8 +737,21 @@ def return_to_hand(state: GameState, ctx: Context, node: Node, choose: Chooser) 
     bounce(state, ctx, node, choose)
 
 
+def extra_land(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"You may play an additional land this turn" (Lands — CR 305.2a): one more land play this turn."""
+    words = text(node)
+    more = 1 if "an additional land" in words else _amount(node, ctx)
+    p = state.player(ctx.controller)
+    state.set(p, "land_plays", p.land_plays + more)
+    _note(state, ctx, f"{ctx.controller} may play {more} more land this turn ({p.land_plays} in all)",
+          Citation("Lands", "305.2a"))
+
+
 def may(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     inner = next(c for c in node.children if isinstance(c, Tree) and c.data != "you" and c.data not in _PLAYER_REFS)
+    if inner.data == "extra_land":          # a permission, not a choice made now
+        extra_land(state, ctx, inner, choose)
+        return
     answer = decide(state, Decision.of(ctx.controller, f"{ctx.name}: {text(inner)}?", None,
                                        [Option("yes", True), Option("no", False)]), choose)
     if answer.value:
@@ -741,5 +766,5 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "counter_spell": counter_spell, "tap": tap, "untap": untap, "sacrifice": sacrifice, "discard": discard,
     "add_mana": add_mana, "look_top": look_top, "put_rest": put_rest, "shuffle": shuffle,
     "return_to_battlefield": return_to_battlefield, "return_to_hand": return_to_hand, "may": may,
-    "put_this_way": put_this_way,
+    "put_this_way": put_this_way, "extra_land": extra_land,
 }

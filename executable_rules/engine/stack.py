@@ -177,7 +177,8 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
              choose: Chooser = first_legal) -> None:
     """``player`` activates the ability of ``card`` whose text starts with ``which`` (its cost, e.g. ``{T}``)."""
     c = state.cards[card]
-    found = [a for a in activated_abilities(state, card) if a.text.startswith(which.lower()) or which.lower() in a.text]
+    wanted = which.casefold()
+    found = [a for a in activated_abilities(state, card) if a.text.casefold().startswith(wanted)]
     if not found:
         raise ValueError(f"{c.oracle.name} has no activated ability {which!r}; it has "
                          f"{[a.text for a in activated_abilities(state, card)]}")

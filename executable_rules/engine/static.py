@@ -31,11 +31,15 @@ def _with_static(state: GameState, template: str, text: str = "") -> list[Card]:
             and (not text or any(text in a.text for a in c.oracle.parsed.abilities))]
 
 
-def search_prohibited_by(state: GameState) -> str | None:
-    """The card whose "players can't search libraries" applies now, if any: a permanent's static ability or
-    the lasting effect of a resolved spell (its ``description`` is the spell's Oracle text)."""
+def search_prohibited_by(state: GameState, player: str | None = None) -> str | None:
+    """The card whose "players can't search libraries" (or "your opponents can't …", for ``player`` an opponent of
+    its controller) applies now, if any: a permanent's static ability or the lasting effect of a resolved spell
+    (its ``description`` is the spell's Oracle text)."""
     for card in _with_static(state, "no_search"):
-        return card.oracle.name
+        opponents_only = any(a.static == "no_search" and a.text.startswith("your opponents")
+                             for a in card.oracle.parsed.abilities)
+        if not opponents_only or (player is not None and player != card.controller):
+            return card.oracle.name
     for effect in state.effects:
         if "can't search libraries" in effect.description:
             return effect.name

@@ -79,7 +79,12 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
     died = (event.kind is EventKind.MOVE and event.source == "battlefield"
             and (event.destination or "").endswith("graveyard"))
     if kind == "self_enters":
-        return entered and source.id in event.cards
+        if entered and source.id in event.cards:
+            return True
+        desc = _desc(node)               # "whenever ~ or another enchantment enters …"
+        return entered and desc is not None and any(
+            c != source.id and c in state.cards and matches(state, controller, desc, c, source.id)
+            and ("under your control" not in text(node) or state.cards[c].controller == controller) for c in event.cards)
     if kind == "enters":
         desc = _desc(node)
         under_you = "under your control" in text(node)

@@ -93,6 +93,10 @@ def next_turn(state: GameState) -> None:
     state.set(state, "active", following)
     state.set(state, "turn", state.turn + 1)
     state.clear_once_each_turn()
+    for p in state.players:
+        if p.lands_played or p.land_plays != 1:
+            state.set(p, "lands_played", 0)
+            state.set(p, "land_plays", 1)
     state.replace_list(state.continuous, [e for e in state.continuous
                                           if not (e.duration == "until your next turn")])
 

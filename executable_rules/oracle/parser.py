@@ -33,6 +33,7 @@ from .keywords import canonical_keyword, keyword_pattern
 GRAMMAR = Path(__file__).with_name("oracle.lark")
 
 _REMINDER = re.compile(r"\s*\([^()]*\)")
+_ABILITY_WORD = re.compile(r"^([A-Z][\w' -]*?) — (?=(When|Whenever|At|As|If|Each|You|Target|Creatures|\{|~))")
 _SELF_WORDS = re.compile(
     r"\bthis (creature|spell|permanent|land|artifact|enchantment|card|aura|equipment|planeswalker|vehicle|token|saga|battle)\b",
     re.IGNORECASE)
@@ -123,6 +124,10 @@ def normalise(line: str, name: str) -> str:
     for n in sorted(names, key=len, reverse=True):
         text = re.sub(rf"(?<![A-Za-z]){re.escape(n)}(?![a-z])", "~", text)
     text = _SELF_WORDS.sub("~", text)
+    # An ability word has no rules meaning (Ability Words — CR 207.2c): "Constellation — Whenever …" is read as "Whenever …".
+    m = _ABILITY_WORD.match(text)
+    if m and canonical_keyword(m.group(1)) is None and not m.group(1).lower().startswith("choose"):
+        text = text[m.end():]
     text = text.replace("’", "'").replace("−", "-")
     # Lower-case the first letter of each sentence (after ". ", ": ", "• ", "— " and at the start).
     text = re.sub(r"(^|[.:•—]\s+|^\s*)([A-Z])(?=[a-z ])", lambda m: m.group(1) + m.group(2).lower(), text)
@@ -147,7 +152,7 @@ _EFFECTS = {
     "surveil", "counter_spell", "tap", "untap", "sacrifice", "discard", "add_mana", "look_top", "shuffle",
     "gain_keyword", "regenerate", "return_to_battlefield", "return_to_hand", "put_rest", "reveal_top", "transform",
     "fight", "goad", "investigate", "proliferate", "connive", "amass", "adapt", "put_onto_battlefield",
-    "prevent_damage", "gain_control", "copy_spell", "choose_mode", "put_this_way", "may", "conditional", "otherwise", "for_each",
+    "prevent_damage", "gain_control", "copy_spell", "choose_mode", "put_this_way", "extra_land", "may", "conditional", "otherwise", "for_each",
 }
 _TRIGGERS = {
     "self_enters", "enters", "dies", "self_dies", "attacks", "self_attacks", "cast", "explores", "keyword_event",
