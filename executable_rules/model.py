@@ -766,6 +766,7 @@ class GameState:
     continuous: list[ContinuousEffect] = field(default_factory=list)
     turn: int = 1
     step: str = "precombat main"
+    turn_started: int = 0        # index in ``events`` where this turn began
     watchers: list[Watcher] = field(default_factory=list)
     history: list[tuple[str, int]] = field(default_factory=list)
     next_id: int = 1
@@ -1080,6 +1081,7 @@ class GameState:
         new.once_each_turn = set(self.once_each_turn)
         new.continuous = list(self.continuous)
         new.turn, new.step, new.watchers = self.turn, self.step, list(self.watchers)
+        new.turn_started = self.turn_started
         new.next_id = self.next_id
         new.next_timestamp = self.next_timestamp
         return new

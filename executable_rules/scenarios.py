@@ -48,13 +48,12 @@ from .actions.villainous_choice import VillainousOption, face_villainous_choice
 from .card_pool import PROJECT_ROOT, CardPool, UnknownCard, load_card_pool
 from .choices import Chooser, Decision, Option, Scripted, decide, explore
 from .citation import Citation
-from .errors import ExplorationLimit, IllegalChoice, UnknownOption
+from .errors import ExplorationLimit, IllegalChoice, Unimplemented, UnknownOption
 from .face_down import turn_face_up
 from .instructions import VERBS, Instruction, is_possible, perform
 from .engine import stack as engine_stack
 from .engine import triggers as engine_triggers
 from .engine import turn as engine_turn
-from .engine.effects import Unimplemented
 from .engine.game import new_game
 from .engine.layers import characteristics
 from .model import Effect, EventKind, FaceDown, GameState, ObjectRef, ZoneKind

@@ -19,6 +19,7 @@ from lark import Token, Tree
 
 from ..choices import Chooser, Decision, Option, decide
 from ..citation import Citation
+from ..errors import Unimplemented
 from ..model import ContinuousEffect, Event, EventKind, Face, FaceKind, GameState, Layout, ObjectRef, OracleCard, ZoneKind
 from .layers import characteristics, text
 from .mana import add_mana as add, mana_choices
@@ -26,10 +27,6 @@ from .replacement import enter_battlefield, put_into_graveyard
 from .selectors import Node, amount_of, candidates, find, number_value, player_refs
 
 Target = ObjectRef | str
-
-
-class Unimplemented(NotImplementedError):
-    """The grammar read this effect, but the engine can't carry it out yet."""
 
 
 @dataclass
@@ -487,8 +484,10 @@ def search(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
                                      "enchantment": "Enchantment", "instant": "Instant", "sorcery": "Sorcery",
                                      "planeswalker": "Planeswalker"}.items() if k in what.split())
     supertypes = frozenset({"Basic"}) if "basic" in what.split() else frozenset()
-    subtypes = frozenset(w.capitalize() for w in what.split() if w.capitalize() in ("Forest", "Island", "Swamp",
-                                                                                   "Mountain", "Plains"))
+    basic_types = ("Forest", "Island", "Swamp", "Mountain", "Plains")
+    named = [w.capitalize() for w in what.split() if w.capitalize() in basic_types]
+    alternatives = len(named) > 1 and " or " in what
+    subtypes = frozenset() if alternatives else frozenset(named)
     if "card named" in what or "with" in what:
         raise Unimplemented(f"search for {what!r}")
     count, up_to = 1, False
@@ -497,7 +496,8 @@ def search(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
         count, up_to = number_value(words[2]), True
     elif words[0] in ("two", "three"):
         count = number_value(words[0])
-    query = CardQuery(what.removeprefix("a ").removeprefix("an "), None, types, supertypes, subtypes)
+    query = CardQuery(what.removeprefix("a ").removeprefix("an "), None, types, supertypes, subtypes,
+                      any_subtypes=frozenset(named) if alternatives else frozenset())
     dest_node = find(node, "search_put")
     dest = next((c for c in dest_node.children if isinstance(c, Tree)), None) if dest_node is not None else None
     put = {"to_hand": ZoneKind.HAND, "to_battlefield": ZoneKind.BATTLEFIELD, "to_graveyard": ZoneKind.GRAVEYARD,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ..choices import Chooser, Option, first_legal
 from ..citation import Citation
+from ..errors import Unimplemented
 from ..model import EventKind, FaceDown, GameState
 
 
@@ -45,6 +46,9 @@ def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: b
             elif ability.static == "enters_with_counters" and ability.tree is not None:
                 if "for each" in ability.text:
                     continue
+                if " if " in ability.text and not condition_holds(state, controller, ability.text.split(" if ", 1)[1]):
+                    notes.append(f"no counters: {ability.text.split(' if ', 1)[1].rstrip('.')} is false")
+                    continue
                 amount_node = find(ability.tree, "counter_amount")
                 words = ability.text
                 amount = x if amount_node is not None and " x " in f" {words} " and "with x" in words else \
@@ -56,6 +60,18 @@ def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: b
                 notes.append(f"with {amount} {kind} counter(s) (Replacement Effects — CR 614.1c)")
     state.emit(EventKind.MOVE, controller, (card,), names=(state.cards[card].display_name if face_down else name,),
                source=source, destination="battlefield", detail="; ".join(notes))
+
+
+def condition_holds(state: GameState, controller: str, condition: str) -> bool:
+    """A condition of an ability, as written; :class:`~executable_rules.engine.effects.Unimplemented` for one the
+    engine can't judge."""
+    condition = condition.strip().rstrip(".")
+    if condition == "a permanent you controlled left the battlefield this turn":      # revolt
+        return any(e.kind is EventKind.MOVE and e.source == "battlefield" and e.cards
+                   and state.last_known.get(e.cards[0]) is not None
+                   and state.last_known[e.cards[0]].controller == controller
+                   for e in state.events[state.turn_started:])
+    raise Unimplemented(f"the condition {condition!r}")
 
 
 def put_into_graveyard(state: GameState, card: int, why: str, citation: Citation | None = None) -> bool:

@@ -22,9 +22,9 @@ from lark import Token, Tree
 
 from ..choices import Chooser, Decision, Option, decide, first_legal
 from ..citation import Citation
-from ..errors import IllegalChoice
+from ..errors import IllegalChoice, Unimplemented
 from ..model import Event, EventKind, Face, FaceKind, GameState, ObjectRef, Spell, TriggeredAbility, ZoneKind
-from ..oracle import Ability
+from ..oracle import Ability, parse_card
 from .effects import Context, choose_targets, legal_targets, run_body, still_legal, target_specs
 from .layers import text
 from .mana import pay_mana
@@ -120,6 +120,9 @@ def resolve_top(state: GameState, choose: Chooser = first_legal) -> None:
             enter_battlefield(state, top, spell.controller, x=spell.x, choose=choose,
                               detail="a permanent spell resolves (608.3)")
             return
+        unread = [a for a in parse_card(spell.face.name, spell.face.text).abilities if not a.parsed]
+        if unread:
+                    raise Unimplemented(f"{name}: line {unread[0].line} of its text isn't read by the grammar: {unread[0].text!r}")
         ctx = Context(top, spell.controller, name, specs, targets, x=spell.x)
         for body in bodies:
             run_body(state, ctx, body, choose)
@@ -258,8 +261,7 @@ def _pay_costs(state: GameState, player: str, card: int, costs: Tree[Token], cho
             from .selectors import amount_of
             lose_life(state, player, amount_of(item), detail="paid as a cost")
         else:
-            from .effects import Unimplemented
-            raise Unimplemented(f"the cost {words!r}")
+                    raise Unimplemented(f"the cost {words!r}")
 
 
 __all__ = ["activate", "cast_spell", "legal_targets", "resolve_top", "FaceKind", "ZoneKind"]

@@ -65,7 +65,8 @@ def _begin_step(state: GameState, step: str, choose: Chooser) -> None:
             if card.tapped:
                 state.set(card, "tapped", False)
                 state.emit(EventKind.UNTAP, active, (card.id,), citation=Citation("Untap Step", "502.3"))
-    state.emit(EventKind.STEP, active, detail=f"{step} (turn {state.turn}, {active}'s turn)",
+    whose = "your" if active == "you" else f"{active}'s"
+    state.emit(EventKind.STEP, active, detail=f"{step} (turn {state.turn}, {whose} turn)",
                citation=Citation("Turn Structure", "500.1"))
     if step == "draw step":
         if state.turn == 1 and state.players[0].name == active:
@@ -92,6 +93,7 @@ def next_turn(state: GameState) -> None:
     following = names[(names.index(state.active) + 1) % len(names)]
     state.set(state, "active", following)
     state.set(state, "turn", state.turn + 1)
+    state.set(state, "turn_started", len(state.events))
     state.clear_once_each_turn()
     for p in state.players:
         if p.lands_played or p.land_plays != 1:
