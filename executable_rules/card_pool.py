@@ -36,14 +36,19 @@ from __future__ import annotations
 
 import difflib
 import functools
+import hashlib
+import os
+import pickle
+import threading
 import json
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from ingest.cards import CardName, ForgeFace, card_files, parse_forge_script, parse_jpname, parse_oracle_records
+from ingest.cards import __file__ as ingest_cards_file
 from ingest.cards import CardRuling as IngestRuling
 from ingest.cards import OracleCard as IngestOracleCard
 from ingest.records import IngestProblem, SourceError
@@ -96,18 +101,48 @@ class CardPool:
     aliases: dict[str, str]
     #: (source, line, message) for each hand-written card that yielded to the corpus's record of it.
     warnings: list[tuple[str, int, str]] = field(default_factory=list)
+    #: Where to look for a card the pool doesn't hold (the served database's ``cards`` table), or None.
+    fallback: Callable[[str], OracleCard | None] | None = field(default=None, repr=False, compare=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    #: While not None, the name of every card :meth:`find` returned (what a set of scenarios uses).
+    seen: set[str] | None = field(default=None, repr=False, compare=False)
 
     def find(self, name: str) -> OracleCard:
         """The card called ``name``; :class:`UnknownCard` with a suggestion if there is none."""
         key = self.aliases.get(name.casefold())
         if key is not None:
+            if self.seen is not None:
+                self.seen.add(key)
             return self.cards[key]
+        if self._fetch(name):
+            return self.find(name)
         near = difflib.get_close_matches(name, list(self.cards), n=1, cutoff=0.6)
         hint = f'; did you mean "{near[0]}"?' if near else "; add it to data/cards.toml"
         raise UnknownCard(f'unknown card "{name}"{hint}')
 
     def __contains__(self, name: str) -> bool:
-        return name.casefold() in self.aliases
+        return name.casefold() in self.aliases or self._fetch(name)
+
+    def _fetch(self, name: str) -> bool:
+        """Ask the fallback for ``name`` and keep what it gives."""
+        if self.fallback is None:
+            return False
+        card = self.fallback(name)
+        if card is None:
+            return False
+        with self._lock:
+            self.cards.setdefault(card.name, card)
+            self.aliases.setdefault(card.name.casefold(), card.name)
+            self.aliases.setdefault(name.casefold(), card.name)
+            if card.name_ja:
+                self.aliases.setdefault(card.name_ja.casefold(), card.name)
+        return True
+
+    @property
+    def curated(self) -> list[OracleCard]:
+        """The cards of the corpus's curated subsets (``cards/oracle_xml``, ``cards/forge``) and ``data/cards.toml``:
+        the cards chosen for the keyword pages and scenarios, as opposed to the whole Oracle database."""
+        return [c for c in self.cards.values() if not c.source.startswith("cards/oracle_sets/")]
 
     def uses_actions(self, card: OracleCard) -> bool:
         """Whether the card's text uses one of the actions (its own name and other cards' names aside).
@@ -118,14 +153,24 @@ class CardPool:
         (True, False)
         """
         text = card.text
-        for name in sorted(self.cards, key=len, reverse=True):
+        for name in self._named_like_actions():
             if name in text:
                 text = text.replace(name, "CARDNAME")
         return bool(ACTION_WORDS.search(text))
 
+    @functools.cached_property
+    def _action_names(self) -> list[str]:
+        return sorted((n for n in self.cards if ACTION_WORDS.search(n)), key=len, reverse=True)
+
+    def _named_like_actions(self) -> list[str]:
+        """Card names that contain an action word ("Search for Azcanta"), longest first."""
+        return self._action_names
+
     def rulings_about_actions(self) -> list[CardRuling]:
-        """The rulings of every card whose text uses one of the actions."""
-        return [r for r in self.rulings if self.uses_actions(self.cards[r.card])]
+        """The rulings, in the curated card files, of every curated card whose text uses one of the actions."""
+        curated = {c.name for c in self.curated}
+        return [r for r in self.rulings if r.card in curated and r.card in self.cards
+                and not r.source.startswith("cards/oracle_sets/") and self.uses_actions(self.cards[r.card])]
 
 
 # ---------------------------------------------------------------- reading text into faces
@@ -345,6 +390,66 @@ def read_cards_toml(path: Path, display: str = "data/cards.toml") -> Iterator[Or
         yield card
 
 
+# ---------------------------------------------------------------- cards as plain records (the database's engine_cards)
+
+
+def card_record(card: OracleCard) -> dict[str, Any]:
+    """A card as plain data (JSON-able), enough to rebuild it with :func:`card_from_record`."""
+    return {
+        "name": card.name, "layout": card.layout.value, "name_ja": card.name_ja, "source": card.source,
+        "line": card.line, "color_indicator": sorted(card.color_indicator) if card.color_indicator is not None else None,
+        "faces": [{"name": f.name, "mana_cost": str(f.mana_cost) if f.mana_cost else None, "type_line": f.type_line,
+                   "text": f.text, "power": f.power, "toughness": f.toughness, "kind": f.kind.name,
+                   "target": f.target} for f in card.faces],
+    }
+
+
+def card_from_record(record: dict[str, Any]) -> OracleCard:
+    """The card :func:`card_record` described; ``ValueError`` for a record that isn't one."""
+    try:
+        faces = tuple(replace(_face(f["name"], f.get("mana_cost"), f.get("type_line") or "", f.get("text") or "",
+                                    FaceKind[f.get("kind", "NORMAL")], f.get("power"), f.get("toughness")),
+                              target=f.get("target"))
+                      for f in record["faces"])
+        card = _card(record["name"], Layout(record.get("layout", "normal")), faces, record.get("source", ""),
+                     int(record.get("line") or 0))
+    except (KeyError, TypeError) as e:
+        raise ValueError(f"not a card record: {e}") from None
+    indicator = record.get("color_indicator")
+    return replace(card, name_ja=record.get("name_ja"),
+                   color_indicator=frozenset(indicator) if indicator is not None else None)
+
+
+def card_from_row(row: dict[str, Any], faces: list[dict[str, Any]] | None = None) -> OracleCard:
+    """A card from a row of the database's ``cards`` table (``name_en``, ``mana_cost``, ``type_line``, ``text``,
+    ``power``, ``toughness``, ``layout``) and its ``card_faces`` rows, if any."""
+    name = row["name_en"]
+    if faces and len(faces) > 1:
+        layout = {"adventure": Layout.ADVENTURE, "omen": Layout.OMEN, "modal": Layout.MODAL_DFC,
+                  "split": Layout.SPLIT}.get((row.get("layout") or "").lower(), Layout.NORMAL)
+        if layout is not Layout.NORMAL:
+            kinds = {Layout.ADVENTURE: [FaceKind.NORMAL, FaceKind.ADVENTURE], Layout.OMEN: [FaceKind.NORMAL, FaceKind.OMEN],
+                     Layout.MODAL_DFC: [FaceKind.FRONT, FaceKind.BACK], Layout.SPLIT: [FaceKind.LEFT, FaceKind.RIGHT]}[layout]
+            built = tuple(_face(f["name_en"], f.get("mana_cost"), f.get("type_line") or "", f.get("text") or "", kind,
+                                f.get("power"), f.get("toughness")) for f, kind in zip(faces, kinds))
+            return replace(_card(name, layout, built, "cards table", 0), name_ja=row.get("name_ja"))
+    face = _face(name, row.get("mana_cost"), row.get("type_line") or "", row.get("text") or "", FaceKind.NORMAL,
+                 row.get("power"), row.get("toughness"))
+    return replace(_card(name, Layout.NORMAL, (face,), "cards table", 0), name_ja=row.get("name_ja"))
+
+
+def pool_from_records(records: Iterable[dict[str, Any]],
+                      fallback: Callable[[str], OracleCard | None] | None = None) -> CardPool:
+    """A pool of the cards :func:`card_record` wrote (the served database's ``engine_cards``), with a fallback."""
+    cards = {}
+    for record in records:
+        card = card_from_record(record)
+        cards[card.name] = card
+    pool = build_pool(cards, [], {}, None)
+    pool.fallback = fallback
+    return pool
+
+
 def corpus_records(corpus: Path) -> Iterator[object]:
     """Every card record of the corpus, read by ``ingest.cards``."""
     parsers = {"jpname": parse_jpname, "oracle": parse_oracle_records, "forge": parse_forge_script}
@@ -352,11 +457,48 @@ def corpus_records(corpus: Path) -> Iterator[object]:
         yield from parsers[kind](path, path.relative_to(corpus).as_posix())
 
 
+CACHE_DIR = Path(os.environ.get("KB_CACHE", Path.home() / ".cache" / "mtg-rules-kb")) / "card-pool"
+
+
+def _cache_key(corpus: Path) -> str:
+    """The card files (path, size, mtime) and this code's source: a cache from other files or code is never read."""
+    h = hashlib.sha256()
+    for kind, path in corpus_card_files(corpus):
+        stat = path.stat()
+        h.update(f"{kind}:{path.relative_to(corpus)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
+    for module in (__file__, Path(__file__).with_name("model.py"), Path(ingest_cards_file)):
+        h.update(Path(module).read_bytes())
+    return h.hexdigest()[:32]
+
+
+def _read_corpus_cards(corpus: Path) -> tuple[dict[str, OracleCard], list[CardRuling], dict[str, str]]:
+    """:func:`cards_from_records` of the corpus, from a cache under ``~/.cache/mtg-rules-kb`` when it is current
+    (reading the 24,000 cards of ``oracle_sets`` takes seconds; the cache, a fraction of one)."""
+    path = CACHE_DIR / f"{_cache_key(corpus)}.pickle"
+    try:
+        with path.open("rb") as f:
+            cached: tuple[dict[str, OracleCard], list[CardRuling], dict[str, str]] = pickle.load(f)
+        return cached
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError):
+        pass
+    cards, rulings, japanese, _ = cards_from_records(corpus_records(corpus))
+    plain = {name: replace(card) for name, card in cards.items()}    # no parsed abilities in the cache
+    try:
+        CACHE_DIR.mkdir(parents=True, exist_ok=True)
+        temp = path.with_suffix(f".tmp-{os.getpid()}")
+        with temp.open("wb") as f:
+            pickle.dump((plain, rulings, japanese), f, protocol=pickle.HIGHEST_PROTOCOL)
+        temp.replace(path)
+    except OSError:
+        pass    # a read-only home: no cache, just slower
+    return plain, rulings, japanese
+
+
 @functools.lru_cache(maxsize=4)
 def load_card_pool(corpus: Path, cards_toml: Path = CARDS_TOML) -> CardPool:
     """Every card of the corpus and ``data/cards.toml``, with Japanese names and rulings."""
-    cards, rulings, japanese, _ = cards_from_records(corpus_records(corpus))
-    return build_pool(cards, rulings, japanese, cards_toml)
+    cards, rulings, japanese = _read_corpus_cards(corpus)
+    return build_pool(dict(cards), rulings, japanese, cards_toml)
 
 
 def build_pool(cards: dict[str, OracleCard], rulings: list[CardRuling], japanese: dict[str, str],

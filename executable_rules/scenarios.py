@@ -161,8 +161,12 @@ def _display(path: Path) -> str:
 
 def load_scenario_file(path: Path, pool: CardPool | None = None) -> list[Scenario]:
     """The scenarios of one file; the file's name is the action (``discover.toml``)."""
-    display = _display(path)
-    text = path.read_text(encoding="utf-8")
+    return load_scenario_text(path.read_text(encoding="utf-8"), _display(path), pool)
+
+
+def load_scenario_text(text: str, display: str, pool: CardPool | None = None) -> list[Scenario]:
+    """The scenarios of one file's text (as the database's ``scenario_files`` keeps it); ``display`` is its path."""
+    path = Path(display)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -287,14 +291,20 @@ def _check_names(scenario: Scenario, pool: CardPool, fail: Callable[..., SourceE
                 _check_card(pool, name, fail, key)
 
 
-def load_scenarios(directory: Path = SCENARIO_DIR, pool: CardPool | None = None) -> list[Scenario]:
-    """Every scenario of every ``*.toml`` in ``directory`` (but ``out_of_scope.toml``); ids are unique."""
+def scenario_files(directory: Path = SCENARIO_DIR) -> list[tuple[str, str]]:
+    """(display path, text) of every scenario file of ``directory``, in order."""
+    return [(_display(p), p.read_text(encoding="utf-8")) for p in sorted(directory.glob("*.toml"))
+            if p.name != OUT_OF_SCOPE]
+
+
+def load_scenarios(directory: Path = SCENARIO_DIR, pool: CardPool | None = None,
+                   files: Sequence[tuple[str, str]] | None = None) -> list[Scenario]:
+    """Every scenario of every ``*.toml`` in ``directory`` (but ``out_of_scope.toml``), or of ``files``
+    ((path, text) pairs, as the database keeps them); ids are unique."""
     scenarios: list[Scenario] = []
     seen: dict[str, Scenario] = {}
-    for path in sorted(directory.glob("*.toml")):
-        if path.name == OUT_OF_SCOPE:
-            continue
-        for s in load_scenario_file(path, pool):
+    for display, text in (files if files is not None else scenario_files(directory)):
+        for s in load_scenario_text(text, display, pool):
             if s.id in seen:
                 first = seen[s.id]
                 raise SourceError(s.path, s.line, f"scenario id {s.id!r} is already used at {first.path}:{first.line}")

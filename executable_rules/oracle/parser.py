@@ -135,10 +135,43 @@ def normalise(line: str, name: str) -> str:
     return text
 
 
+STARTS = ["start", "keyword_line", "triggered", "activated", "static_line", "spell_line", "modal_head", "bullet",
+          "flip_word"]
+
+
 @functools.lru_cache(maxsize=1)
 def _parser() -> Lark:
     grammar = GRAMMAR.read_text(encoding="utf-8").replace("KEYWORDS", keyword_pattern()[4:-1])
-    return Lark(grammar, parser="earley", lexer="dynamic", ambiguity="resolve", keep_all_tokens=True)
+    return Lark(grammar, parser="earley", lexer="dynamic", ambiguity="resolve", keep_all_tokens=True, start=STARTS)
+
+
+@functools.lru_cache(maxsize=1)
+def _keyword_start() -> re.Pattern[str]:
+    return re.compile(keyword_pattern() + r"(?![a-z])")
+
+
+_COST_START = re.compile(r"^(\{|(sacrifice|pay|discard|exile|remove|tap|return)\b)", re.IGNORECASE)
+
+
+def _candidates(text: str) -> list[str]:
+    """The kinds of ability a line can be, most likely first: the grammar is tried only on those
+    (an Earley parse of the whole grammar costs several times more)."""
+    first = text.split(" ", 1)[0].strip(",").lower()
+    if text.startswith("•"):
+        return ["bullet"]
+    if first in ("when", "whenever", "at"):
+        return ["triggered", "modal_head"]
+    head = text.split(".")[0]
+    if ":" in head and _COST_START.match(text):
+        return ["activated"]
+    if first in ("level", "flip", "transform") and len(text.split()) <= 3:
+        return ["flip_word"]
+    kinds = []
+    if _keyword_start().match(text):
+        kinds.append("keyword_line")
+    if first == "choose":
+        kinds.append("modal_head")
+    return kinds + ["static_line", "spell_line"]
 
 
 def _rules(tree: Tree[Token]) -> Iterator[str]:
@@ -188,12 +221,16 @@ def parse_line(line: str, name: str, number: int = 1) -> Ability:
     text = normalise(line, name)
     if not text:
         return Ability("keyword" if line.strip() else "spell", "", number)   # reminder text only (a basic land's)
-    try:
-        tree = _parser().parse(text)
-    except LarkError as e:
-        return Ability("unparsed", text, number, error=str(e).split("\n")[0][:200])
-    top = tree.children[0]
-    assert isinstance(top, Tree)
+    error = ""
+    top: Tree[Token] | None = None
+    for start in _candidates(text):
+        try:
+            top = _parser().parse(text, start=start)
+            break
+        except LarkError as e:
+            error = error or f"as {start.replace('_', ' ')}: " + str(e).split("\n")[0][:200]
+    if top is None:
+        return Ability("unparsed", text, number, error=error)
     kind = {"keyword_line": "keyword", "triggered": "triggered", "activated": "activated",
             "static_line": "static", "spell_line": "spell", "modal_head": "modal", "bullet": "bullet",
             "flip_word": "level"}.get(str(top.data), str(top.data))

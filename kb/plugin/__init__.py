@@ -68,9 +68,11 @@ def extra_js_urls(datasette):
 
 
 @hookimpl
-def startup():
+def startup(datasette):
+    resolution.configure(datasette)
+
     async def inner():
-        # Read the card pool and scenarios before the first run is asked for.
+        # Read the card pool and scenarios (from the database) before the first run is asked for.
         loop = asyncio.get_running_loop()
         loop.run_in_executor(None, resolution.warm)
 
