@@ -309,10 +309,10 @@ def cards_from_records(records: Iterable[object]) -> tuple[dict[str, OracleCard]
         try:
             if m and m["left"] == name and m["right"] in oracle:
                 right = oracle[m["right"]]
-                faces = (_face(name, r.mana_cost, r.type_line or "", r.text or "", FaceKind.LEFT, r.power, r.toughness),
-                         _face(right.name, right.mana_cost, right.type_line or "", right.text or "", FaceKind.RIGHT,
-                               right.power, right.toughness))
-                card = _card(f"{name} // {right.name}", Layout.SPLIT, faces, r.source, r.line)
+                halves = (_face(name, r.mana_cost, r.type_line or "", r.text or "", FaceKind.LEFT, r.power, r.toughness),
+                          _face(right.name, right.mana_cost, right.type_line or "", right.text or "", FaceKind.RIGHT,
+                                right.power, right.toughness))
+                card = _card(f"{name} // {right.name}", Layout.SPLIT, halves, r.source, r.line)
                 joined |= {name, right.name}
             else:
                 card = _card(name, Layout.NORMAL, (_face(name, r.mana_cost, r.type_line or "", r.text or "",
@@ -321,8 +321,8 @@ def cards_from_records(records: Iterable[object]) -> tuple[dict[str, OracleCard]
             problems.append(IngestProblem(r.source, r.line, "warning", "engine-card", f"{name}: {e}; left out"))
             continue
         cards[card.name] = card
-    for name, faces in forge.items():
-        mode = (faces[0].alternate_mode or "").lower()
+    for name, scripts in forge.items():
+        mode = (scripts[0].alternate_mode or "").lower()
         layout = {"": Layout.NORMAL, "adventure": Layout.ADVENTURE, "omen": Layout.OMEN, "modal": Layout.MODAL_DFC,
                   "split": Layout.SPLIT}.get(mode)
         if layout is None or (name in cards and layout is Layout.NORMAL):
@@ -331,9 +331,9 @@ def cards_from_records(records: Iterable[object]) -> tuple[dict[str, OracleCard]
                  Layout.OMEN: [FaceKind.NORMAL, FaceKind.OMEN], Layout.MODAL_DFC: [FaceKind.FRONT, FaceKind.BACK],
                  Layout.SPLIT: [FaceKind.LEFT, FaceKind.RIGHT]}[layout]
         built = tuple(_face(f.name, f.mana_cost, f.type_line or "", f.text or "", kind, f.power, f.toughness)
-                      for f, kind in zip(faces, kinds))
+                      for f, kind in zip(scripts, kinds))
         full = " // ".join(f.name for f in built) if layout is Layout.SPLIT else built[0].name
-        cards[full] = _card(full, layout, built, faces[0].source, faces[0].line)
+        cards[full] = _card(full, layout, built, scripts[0].source, scripts[0].line)
     return cards, sorted(rulings.values(), key=lambda x: (x.card, x.date, x.text)), japanese, problems
 
 

@@ -419,7 +419,7 @@ class OracleCard:
 
     @property
     def colors(self) -> frozenset[str]:
-        """Its colours from its mana cost (Color — CR 105.2, Mana Cost and Color — CR 202.2), or its colour indicator."""
+        """Its colours from its mana cost (Colors — CR 105.2, Mana Cost and Color — CR 202.2), or its colour indicator."""
         if self.color_indicator is not None:
             return self.color_indicator
         cost = self.mana_cost

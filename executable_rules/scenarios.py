@@ -705,7 +705,7 @@ class _Targets:
             option = decision.find(label)
             if option is None:
                 raise UnknownOption(f"no target {name!r} for {decision.prompt!r}; the options are "
-                                    f"{[o.label for o in decision.options]}")
+                                    f"{[o.label for o in decision.legal_choices()] + [o.label for o in decision.illegal]}")
             if not option.legal:
                 raise IllegalChoice(label, option.reason, option.citation)
             return option

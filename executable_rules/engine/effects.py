@@ -21,7 +21,7 @@ from ..choices import Chooser, Decision, Option, decide
 from ..citation import Citation
 from ..errors import Unimplemented
 from ..model import ContinuousEffect, Event, EventKind, Face, FaceKind, GameState, Layout, ObjectRef, OracleCard, ZoneKind
-from .layers import characteristics, text
+from .layers import characteristics, text, walk
 from .mana import add_mana as add, mana_choices
 from .replacement import enter_battlefield, put_into_graveyard
 from .selectors import Node, amount_of, candidates, find, number_value, player_refs
@@ -52,7 +52,7 @@ class Context:
 def target_specs(body: Node) -> list[Node]:
     """The target phrases of an ability's text, in order: each is one target to choose (Casting Spells — CR 601.2c)."""
     found: list[Node] = []
-    for sub in body.iter_subtrees_topdown():
+    for sub in walk(body):
         if sub.data in ("target_phrase", "target_other", "any_target", "player_or_planeswalker"):
             found.append(sub)
         elif sub.data in ("target_player", "target_opponent"):
@@ -518,7 +518,7 @@ def explore(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None
     for card in cards:
         ref = state.ref(card)
         if state.zone_of(card) is not state.battlefield:
-            # 701.44c: it left the battlefield; its last known information says who explores.
+            # Explore — CR 701.44c: it left the battlefield; its last known information says who explores.
             ref = ObjectRef(card, state.last_known[card].incarnation) if card in state.last_known else ref
         explore_action(state, ref, choose=choose)
 

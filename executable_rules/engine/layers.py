@@ -28,7 +28,7 @@ gets +2/+2.") are effects with the timestamp of their permanent (613.7a).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 from lark import Token, Tree
 
@@ -40,6 +40,15 @@ COLOR_LETTERS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "
 TYPE_WORDS = {"creature": "Creature", "artifact": "Artifact", "enchantment": "Enchantment", "land": "Land",
               "planeswalker": "Planeswalker", "battle": "Battle", "instant": "Instant", "sorcery": "Sorcery"}
 Node = Tree[Token]
+
+
+def walk(node: Tree[Token]) -> Iterator[Tree[Token]]:
+    """Every subtree of ``node``, top down (a typed ``Tree.iter_subtrees_topdown``)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(c for c in reversed(current.children) if isinstance(c, Tree))
 
 
 def text(node: Any) -> str:

@@ -61,28 +61,28 @@ def _once(state: GameState, choose: Chooser) -> int:
                            detail="a token outside the battlefield ceases to exist", citation=_cite("d"))
                 done += 1
     dying: list[tuple[int, str, str]] = []
-    for card in state.permanents():
-        ch = characteristics(state, card.id)
+    for permanent in state.permanents():
+        ch = characteristics(state, permanent.id)
         if "Creature" in ch.types and ch.toughness is not None:
             if ch.toughness <= 0:
-                dying.append((card.id, "f", f"toughness {ch.toughness}: put into its owner's graveyard"))
-            elif card.damage >= ch.toughness and "Indestructible" not in ch.keywords:
-                dying.append((card.id, "g", f"{card.damage} damage marked, toughness {ch.toughness}: destroyed"))
-        if "Planeswalker" in ch.types and card.counters.get("loyalty", 0) <= 0 and "Creature" not in ch.types:
-            dying.append((card.id, "i", "0 loyalty: put into its owner's graveyard"))
-        plus, minus = card.counters.get("+1/+1", 0), card.counters.get("-1/-1", 0)
+                dying.append((permanent.id, "f", f"toughness {ch.toughness}: put into its owner's graveyard"))
+            elif permanent.damage >= ch.toughness and "Indestructible" not in ch.keywords:
+                dying.append((permanent.id, "g", f"{permanent.damage} damage marked, toughness {ch.toughness}: destroyed"))
+        if "Planeswalker" in ch.types and permanent.counters.get("loyalty", 0) <= 0 and "Creature" not in ch.types:
+            dying.append((permanent.id, "i", "0 loyalty: put into its owner's graveyard"))
+        plus, minus = permanent.counters.get("+1/+1", 0), permanent.counters.get("-1/-1", 0)
         if plus and minus:
             n = min(plus, minus)
-            state.add_counters(card.id, "+1/+1", -n)
-            state.add_counters(card.id, "-1/-1", -n)
-            state.emit(EventKind.STATE_BASED, card.controller, (card.id,),
+            state.add_counters(permanent.id, "+1/+1", -n)
+            state.add_counters(permanent.id, "-1/-1", -n)
+            state.emit(EventKind.STATE_BASED, permanent.controller, (permanent.id,),
                        detail=f"{n} +1/+1 and {n} -1/-1 counters removed", citation=_cite("q"))
             done += 1
     by_name: dict[tuple[str, str], list[int]] = {}
-    for card in state.permanents():
-        ch = characteristics(state, card.id)
-        if "Legendary" in ch.supertypes and ch.name and card.controller:
-            by_name.setdefault((card.controller, ch.name), []).append(card.id)
+    for permanent in state.permanents():
+        ch = characteristics(state, permanent.id)
+        if "Legendary" in ch.supertypes and ch.name and permanent.controller:
+            by_name.setdefault((permanent.controller, ch.name), []).append(permanent.id)
     for (controller, name), cards in by_name.items():
         if len(cards) > 1:
             answer = decide(state, Decision.of(controller, f"legend rule: keep which {name}", _cite("j"),

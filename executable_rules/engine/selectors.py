@@ -15,7 +15,7 @@ from typing import Any, Iterator
 from lark import Token, Tree
 
 from ..model import Card, GameState, ObjectRef
-from .layers import _description, matches, text
+from .layers import _description, matches, text, walk
 
 WORD_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                 "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20}
@@ -28,7 +28,7 @@ Node = Tree[Token]
 def find(node: Any, name: str) -> Node | None:
     """The first subtree named ``name`` (top down), or None."""
     if isinstance(node, Tree):
-        for sub in node.iter_subtrees_topdown():
+        for sub in walk(node):
             if sub.data == name:
                 return sub
     return None

@@ -155,7 +155,7 @@ def _resolve_ability(state: GameState, ability: TriggeredAbility, choose: Choose
         state.replace_list(state.stack.cards, state.stack.cards[:-1])
         state.delete_item(state.abilities, ability.id)
         ctx, body = _ability_context(state, ability, parsed)
-        if ctx.specs and ctx.targets and not any(still_legal(state, ability.controller, s, t, ctx.source)
+        if ctx.specs and ctx.targets and not any(t is not None and still_legal(state, ability.controller, s, t, ctx.source)
                                                  for s, t in zip(ctx.specs, ctx.targets)):
             state.emit(EventKind.NOT_RESOLVED, ability.controller, names=(ability.label,),
                        detail="every target is illegal: it doesn't resolve",

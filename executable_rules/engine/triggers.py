@@ -26,7 +26,7 @@ from ..citation import Citation
 from ..model import Card, Event, EventKind, GameState, ObjectRef, TriggeredAbility
 from ..oracle import Ability
 from .effects import choose_targets, target_specs
-from .layers import characteristics, matches, text
+from .layers import characteristics, matches, text, walk
 
 _EVENT_VERBS = {"discover": EventKind.DISCOVER, "discovers": EventKind.DISCOVER, "scry": EventKind.SCRY,
                 "scries": EventKind.SCRY, "manifest dread": EventKind.MANIFEST_DREAD,
@@ -36,7 +36,7 @@ _EVENT_VERBS = {"discover": EventKind.DISCOVER, "discovers": EventKind.DISCOVER,
 def _event_node(ability: Ability) -> Tree[Token] | None:
     if ability.tree is None:
         return None
-    for sub in ability.tree.iter_subtrees_topdown():
+    for sub in walk(ability.tree):
         if sub.data == ability.trigger:
             return sub
     return None
@@ -125,14 +125,13 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
         if "your graveyard" in words and event.player != controller:
             return False
         desc = _desc(node)
-        wanted = text(desc).split() if desc is not None else []
+        kinds = text(desc).split() if desc is not None else []
         hits = [c for c in event.cards if c in state.cards
-                and ("creature" not in wanted or "Creature" in state.cards[c].oracle.types)
-                and ("land" not in wanted or "Land" in state.cards[c].oracle.types)]
+                and ("creature" not in kinds or "Creature" in state.cards[c].oracle.types)
+                and ("land" not in kinds or "Land" in state.cards[c].oracle.types)]
         return bool(hits)
     if kind == "beginning":
         step = next((str(t) for t in node.children if isinstance(t, Token) and t.type == "STEP"), "")
-        owner = next((str(c.data) for c in node.children if isinstance(c, Tree) and c.data != "step_owner"), None)
         owner_node = next((c for c in node.children if isinstance(c, Tree)), None)
         owner = str(owner_node.data) if owner_node is not None else "each"
         if event.kind is not EventKind.STEP or not event.detail.startswith(step):

@@ -8,7 +8,7 @@ abilities are put on the stack (Handling Triggered Abilities — CR 603.3).
 :func:`pass_to` moves the game to a step (``"beginning of combat"``, ``"end step"``, ``"draw step"`` …) of a
 turn, doing each step's turn-based actions on the way: the active player untaps their permanents
 (Untap Step — CR 502.3), draws a card (Draw Step — CR 504.1; the player who plays first skips the draw of
-their first turn, The Magic Golden Rules — CR 103.8a is in 103 "Starting the Game"), "at the beginning of"
+their first turn, Starting the Game — CR 103.8a), "at the beginning of"
 abilities trigger, and in the cleanup step damage is removed and "until end of turn" effects end
 (Cleanup Step — CR 514.2). No creature attacks: combat steps pass with no attackers.
 """

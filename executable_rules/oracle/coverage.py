@@ -5,7 +5,7 @@ this grammar are read from a cache under ``~/.cache/mtg-rules-kb/oracle-lines``,
 so a changed grammar is never answered from an old cache) and says:
 
 - how many cards have every line read (``complete``), and how many lines are read;
-- for each keyword ability of CR 702 printed on a keyword line, how many of those lines are read;
+- for each keyword ability (Keyword Abilities — CR 702) printed on a keyword line, how many of those lines are read;
 - the templates of the unread lines (numbers and costs generalised), most frequent first, each with a card;
 - any line whose parsing raised something other than a parse error (``crashed``: always a bug).
 

@@ -1,4 +1,4 @@
-"""The keyword abilities of CR 702, as Oracle text prints them, and what argument each takes.
+"""The keyword abilities (Keyword Abilities — CR 702), as Oracle text prints them, and what argument each takes.
 
 ``KEYWORD_ABILITIES`` is every title under 702 in the newest Comprehensive
 Rules (a test compares the two, so a new release tells us what to add), each
@@ -62,7 +62,7 @@ KEYWORD_ABILITIES: dict[str, str] = {
     "Sneak": "cost", "Increment": "none", "Paradigm": "none", "Power-up": "cost", "Teamwork": "none",
     "Storied": "none",
 }
-"""Every keyword ability of CR 702 by its title, with the shape of its argument."""
+"""Every keyword ability (Keyword Abilities — CR 702) by its title, with the shape of its argument."""
 
 KEYWORD_FAMILIES: dict[str, str] = {
     r"(?:nonbasic |snow |legendary |artifact )?[a-z]*walk": "Landwalk",

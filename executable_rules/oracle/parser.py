@@ -124,7 +124,7 @@ def normalise(line: str, name: str) -> str:
     for n in sorted(names, key=len, reverse=True):
         text = re.sub(rf"(?<![A-Za-z]){re.escape(n)}(?![a-z])", "~", text)
     text = _SELF_WORDS.sub("~", text)
-    # An ability word has no rules meaning (Ability Words — CR 207.2c): "Constellation — Whenever …" is read as "Whenever …".
+    # An ability word has no rules meaning (Text Box — CR 207.2c): "Constellation — Whenever …" is read as "Whenever …".
     m = _ABILITY_WORD.match(text)
     if m and canonical_keyword(m.group(1)) is None and not m.group(1).lower().startswith("choose"):
         text = text[m.end():]
@@ -175,8 +175,11 @@ def _candidates(text: str) -> list[str]:
 
 
 def _rules(tree: Tree[Token]) -> Iterator[str]:
-    for sub in tree.iter_subtrees_topdown():
-        yield str(sub.data)
+    stack = [tree]
+    while stack:
+        current = stack.pop()
+        yield str(current.data)
+        stack.extend(c for c in reversed(current.children) if isinstance(c, Tree))
 
 
 _EFFECTS = {
