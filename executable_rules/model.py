@@ -714,6 +714,10 @@ _MISSING = object()
 Watcher = Callable[["GameState", Event], None]
 """Called with every event as it happens: how the engine notes triggered abilities (engine/triggers.py)."""
 
+MoveReplacement = Callable[["GameState", int, "Zone"], "tuple[Zone, Callable[[], None]] | None"]
+"""Asked before a card moves to a zone: ``None``, or the zone it goes to instead and what to do once it is there
+(replacement effects such as "shuffle it into its owner's library instead", engine/replacement.py)."""
+
 
 @dataclass(frozen=True)
 class ContinuousEffect:
@@ -768,6 +772,7 @@ class GameState:
     step: str = "precombat main"
     turn_started: int = 0        # index in ``events`` where this turn began
     watchers: list[Watcher] = field(default_factory=list)
+    move_replacements: list[MoveReplacement] = field(default_factory=list)
     history: list[tuple[str, int]] = field(default_factory=list)
     next_id: int = 1
     next_timestamp: int = 0
@@ -990,6 +995,12 @@ class GameState:
         (Face-Down Spells and Permanents — CR 708.9).
         """
         c = self.cards[card]
+        after: Callable[[], None] | None = None
+        for replacement in self.move_replacements:
+            instead = replacement(self, card, to)
+            if instead is not None:
+                to, after = instead
+                break
         if to.kind.is_per_player and to.owner != c.owner:
             raise ImpossibleState(f"{c.oracle.name} belongs in {c.owner}'s {to.kind.value}, not {to.label}")
         src = self._where[card]
@@ -1023,6 +1034,8 @@ class GameState:
         to.cards.insert(index, card)
         self._undo.append(("pop", to.cards, index))
         self.set_item(self._where, card, to)
+        if after is not None:
+            after()
 
     def add_counters(self, card: int, kind: str, amount: int) -> None:
         c = self.cards[card]
@@ -1081,6 +1094,7 @@ class GameState:
         new.once_each_turn = set(self.once_each_turn)
         new.continuous = list(self.continuous)
         new.turn, new.step, new.watchers = self.turn, self.step, list(self.watchers)
+        new.move_replacements = list(self.move_replacements)
         new.turn_started = self.turn_started
         new.next_id = self.next_id
         new.next_timestamp = self.next_timestamp

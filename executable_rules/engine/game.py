@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..model import GameState
+from .replacement import graveyard_replacement
 from .triggers import watch
 
 
@@ -26,4 +27,5 @@ def new_game(players: Sequence[str], *, seed: int = 0, active: str | None = None
     """A game with these players (turn order), its triggered abilities watched; turn 1, precombat main."""
     state = GameState.new(players, seed=seed, active=active)
     state.watchers.append(watch)
+    state.move_replacements.append(graveyard_replacement)
     return state

@@ -14,10 +14,12 @@ as it is there.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ..choices import Chooser, Option, first_legal
 from ..citation import Citation
 from ..errors import Unimplemented
-from ..model import EventKind, FaceDown, GameState
+from ..model import EventKind, FaceDown, GameState, Zone, ZoneKind
 
 
 def _has_static(state: GameState, card: int, template: str) -> bool:
@@ -75,24 +77,39 @@ def condition_holds(state: GameState, controller: str, condition: str) -> bool:
 
 
 def put_into_graveyard(state: GameState, card: int, why: str, citation: Citation | None = None) -> bool:
-    """Put ``card`` into its owner's graveyard, unless a replacement effect of its own sends it elsewhere;
-    return whether it got there."""
+    """Put ``card`` into its owner's graveyard (a replacement effect may send it elsewhere: see
+    :func:`graveyard_replacement`); return whether it got there."""
     c = state.cards[card]
     owner = state.player(c.owner)
     source = state.zone_of(card).label
     name = c.display_name
-    if not c.face_down and _has_static(state, card, "shuffle_instead"):
-        state.move(card, owner.library)
-        state.emit(EventKind.REVEAL, c.owner, (card,), names=(c.oracle.name,), source=source,
-                   detail=f"{why}, but it would be put into a graveyard: it is revealed and shuffled into "
-                   f"{owner.library.label} instead", citation=Citation("Replacement Effects", "614.1a"))
-        from ..actions.shuffle import shuffle
-        shuffle(state, c.owner)
-        return False
+    controller = c.controller or c.owner
     state.move(card, owner.graveyard)
-    state.emit(EventKind.MOVE, c.controller or c.owner, (card,), names=(name,), source=source,
+    if state.zone_of(card) is not owner.graveyard:
+        return False
+    state.emit(EventKind.MOVE, controller, (card,), names=(name,), source=source,
                destination=owner.graveyard.label, detail=why, citation=citation)
     return True
+
+
+def graveyard_replacement(state: GameState, card: int, to: Zone) -> tuple[Zone, Callable[[], None]] | None:
+    """"If ~ would be put into a graveyard from anywhere, reveal ~ and shuffle it into its owner's library
+    instead": every move of such a card to a graveyard — destroyed, discarded, milled — goes to its owner's
+    library instead (Replacement Effects — CR 614.1a), and the library is then shuffled."""
+    c = state.cards[card]
+    if to.kind is not ZoneKind.GRAVEYARD or c.face_down or not _has_static(state, card, "shuffle_instead"):
+        return None
+    owner = state.player(c.owner)
+    source = state.zone_of(card).label
+
+    def reveal_and_shuffle() -> None:
+        from ..actions.shuffle import shuffle
+        state.emit(EventKind.REVEAL, c.owner, (card,), names=(c.oracle.name,), source=source,
+                   detail=f"it would be put into a graveyard: it is revealed and shuffled into {owner.library.label} "
+                   "instead", citation=Citation("Replacement Effects", "614.1a"))
+        shuffle(state, c.owner)
+
+    return owner.library, reveal_and_shuffle
 
 
 def draw_replacements(state: GameState, player: str) -> list[Option]:
