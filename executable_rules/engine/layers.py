@@ -139,8 +139,12 @@ def _static_effects(state: GameState) -> list[tuple[int, Card, Any, tuple[str, .
     return found
 
 
-def characteristics(state: GameState, card_id: int) -> Characteristics:
-    """The permanent's (or card's) characteristics with every applicable effect."""
+def characteristics(state: GameState, card_id: int, *, statics: bool = True) -> Characteristics:
+    """The permanent's (or card's) characteristics with every applicable effect.
+
+    With ``statics=False`` the static abilities of permanents are left out: what they affect is decided by the
+    types and colours of layers 4 and 5, which no static ability of the model changes, so deciding it this way
+    can't loop (Interaction of Continuous Effects — CR 613.8 handles dependencies in general)."""
     card = state.cards[card_id]
     oracle = card.oracle
     face_down = card.face_down is not None
@@ -165,8 +169,8 @@ def characteristics(state: GameState, card_id: int) -> Characteristics:
         if e.layer == "6":
             keywords |= frozenset(e.keywords)
     on_battlefield = state.zone_of(card_id) is state.battlefield
-    statics = _static_effects(state) if on_battlefield else []
-    for _, source, who, granted, _, _ in statics:
+    found = _static_effects(state) if on_battlefield and statics else []
+    for _, source, who, granted, _, _ in found:
         if granted and affects(state, source, who, card):
             keywords |= frozenset(granted)
     # Layer 7: power and toughness.
@@ -179,7 +183,7 @@ def characteristics(state: GameState, card_id: int) -> Characteristics:
             if e.layer == "7b":
                 power, toughness = e.power, e.toughness
         modifiers = [(e.timestamp, e.power, e.toughness) for e in effects if e.layer == "7c"]
-        modifiers += [(t, p, q) for t, source, who, _, p, q in statics if (p or q) and affects(state, source, who, card)]
+        modifiers += [(t, p, q) for t, source, who, _, p, q in found if (p or q) and affects(state, source, who, card)]
         for _, p, q in sorted(modifiers):                                   # 7c, in timestamp order
             power, toughness = power + p, toughness + q
         counters = card.counters.get("+1/+1", 0) - card.counters.get("-1/-1", 0)
@@ -234,7 +238,7 @@ def matches(state: GameState, controller: str, node: Node, card_id: int, source:
     card = state.cards[card_id]
     on_battlefield = state.zone_of(card_id) is state.battlefield
     if on_battlefield:
-        ch = characteristics(state, card_id)
+        ch = characteristics(state, card_id, statics=False)
         types, subtypes, supertypes, colors = ch.types, ch.subtypes, ch.supertypes, ch.colors
     else:
         o = card.oracle
@@ -269,7 +273,7 @@ def matches(state: GameState, controller: str, node: Node, card_id: int, source:
         if adjective[:1].isupper() and adjective not in subtypes:
             return False
     if with_text:
-        if "flying" in with_text and "Flying" not in characteristics(state, card_id).keywords:
+        if "flying" in with_text and "Flying" not in characteristics(state, card_id, statics=False).keywords:
             return False
     controller_of = card.controller or card.owner
     if owner == "you_control" and not (on_battlefield and controller_of == controller):
