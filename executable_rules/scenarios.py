@@ -534,10 +534,10 @@ STEP_KEYS: dict[str, set[str]] = {
     "resolve_ability": {"name", "player", "targets", "effect"}, "exile_targets": set(),
     "choose_card": {"player", "zone", "remember", "not", "type"}, "choose_option": {"player", "options"},
     "destroy": {"card", "player"}, "effect": {"name", "player"},
-    "cast_spell": {"player", "card", "face", "x", "zone", "targets", "without_paying"},
+    "cast_spell": {"player", "card", "face", "x", "zone", "targets", "without_paying", "alternative"},
     "activate": {"player", "card", "ability", "x", "targets"},
     "play_land": {"player", "card"},
-    "resolve_stack": set(), "pass_to": {"step", "turn"},
+    "resolve_stack": set(), "pass_to": {"step", "turn"}, "tap": {"card", "player"},
 }
 
 
@@ -621,7 +621,8 @@ def _run_step(run: ScenarioRun, step: dict[str, Any], choose: Chooser) -> None:
     elif do == "cast_spell":
         engine_stack.cast_spell(state, player, run.card(step["card"], zone=step.get("zone", f"{player}.hand")),
                                 face=step.get("face"), x=int(step.get("x", 0)),
-                                without_paying=bool(step.get("without_paying", False)), choose=choose)
+                                without_paying=bool(step.get("without_paying", False)),
+                                alternative=bool(step.get("alternative", False)), choose=choose)
     elif do == "activate":
         engine_stack.activate(state, player, run.card(step["card"]), str(step.get("ability", "")),
                               x=int(step.get("x", 0)), choose=choose)
@@ -638,6 +639,13 @@ def _run_step(run: ScenarioRun, step: dict[str, Any], choose: Chooser) -> None:
                                 Citation("Lands", "305.2"))
         state.set(p, "lands_played", p.lands_played + 1)
         enter_battlefield(state, card, player, choose=choose, detail="played (a special action: Lands — CR 305.1)")
+    elif do == "tap":
+        card = run.card(step["card"])
+        if state.cards[card].tapped:
+            raise IllegalChoice(f"tap {state.cards[card].display_name}", "it is already tapped",
+                                Citation("Tap and Untap", "701.26a"))
+        state.set(state.cards[card], "tapped", True)
+        state.emit(EventKind.TAP, player, (card,), citation=Citation("Tap and Untap", "701.26a"))
     elif do == "resolve_stack":
         engine_turn.resolve_stack(state, choose)
     elif do == "pass_to":

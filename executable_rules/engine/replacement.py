@@ -73,6 +73,9 @@ def condition_holds(state: GameState, controller: str, condition: str) -> bool:
                    and state.last_known.get(e.cards[0]) is not None
                    and state.last_known[e.cards[0]].controller == controller
                    for e in state.events[state.turn_started:])
+    if condition == "an opponent searched their library this turn":                 # Archive Trap
+        return any(e.kind is EventKind.SEARCH and e.player is not None and e.player != controller
+                   and e.source == state.player(e.player).library.label for e in state.events[state.turn_started:])
     raise Unimplemented(f"the condition {condition!r}")
 
 

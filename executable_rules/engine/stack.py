@@ -23,12 +23,12 @@ from lark import Token, Tree
 from ..choices import Chooser, Decision, Option, decide, first_legal
 from ..citation import Citation
 from ..errors import IllegalChoice, Unimplemented
-from ..model import Event, EventKind, Face, FaceKind, GameState, ObjectRef, Spell, TriggeredAbility, ZoneKind
+from ..model import Event, EventKind, Face, FaceKind, GameState, ManaCost, ObjectRef, Spell, TriggeredAbility, ZoneKind
 from ..oracle import Ability, parse_card
 from .effects import Context, choose_targets, legal_targets, run_body, still_legal, target_specs
 from .layers import text
 from .mana import pay_mana
-from .replacement import enter_battlefield, put_into_graveyard
+from .replacement import condition_holds, enter_battlefield, put_into_graveyard
 from .triggers import ability_of
 
 
@@ -45,9 +45,24 @@ def spell_body(face: Face) -> list[Tree[Token]]:
     return bodies
 
 
+def alternative_cost(state: GameState, player: str, face: Face) -> tuple[ManaCost, str] | None:
+    """The cost of the face's "If …, you may pay {0} rather than pay this spell's mana cost" and its condition."""
+    from ..oracle import parse_card
+    for a in parse_card(face.name, face.text).abilities:
+        if a.static == "alternative_cost" and a.tree is not None:
+            cost = next(a.tree.find_data("mana_cost"))
+            condition = a.text.removeprefix("if ").split(",", 1)[0]
+            return ManaCost.parse("".join(str(t) for t in cost.children)), condition
+    return None
+
+
 def cast_spell(state: GameState, player: str, card: int, *, face: str | None = None, x: int = 0,
-               without_paying: bool = False, choose: Chooser = first_legal) -> Spell:
-    """``player`` casts ``card``, paying its costs; return the spell on the stack."""
+               without_paying: bool = False, alternative: bool = False, choose: Chooser = first_legal) -> Spell:
+    """``player`` casts ``card``, paying its costs; return the spell on the stack.
+
+    ``alternative`` pays the face's alternative cost instead of its mana cost (Casting Spells — CR 601.2b,
+    601.2f), when its condition holds; the spell's mana cost and mana value don't change (Mana Cost and
+    Color — CR 202.3)."""
     from ..actions.cast import spell_faces
     c = state.cards[card]
     faces = spell_faces(c.oracle)
@@ -76,12 +91,24 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
                                     Citation("Casting Spells", "601.2c"))
             targets = picked
         paid: tuple[str, ...] = ()
-        if not without_paying and chosen.mana_cost is not None:                       # 601.2f–h
-            paid = tuple(pay_mana(state, player, chosen.mana_cost, choose, chosen.name, x))
+        cost = chosen.mana_cost
+        if alternative:
+            found = alternative_cost(state, player, chosen)
+            if found is None:
+                raise IllegalChoice(f"cast {chosen.name} for an alternative cost", f"{chosen.name} has none",
+                                    Citation("Casting Spells", "601.2b"))
+            cost, condition = found
+            if not condition_holds(state, player, condition):
+                raise IllegalChoice(f"cast {chosen.name} for {cost}", f"its condition is false: {condition}",
+                                    Citation("Casting Spells", "601.2b"))
+        if not without_paying and cost is not None:                                   # 601.2f–h
+            paid = tuple(pay_mana(state, player, cost, choose, chosen.name, x))
         spell = Spell(card, player, chosen, x, without_paying, False, tuple(targets), paid)
         state.set_item(state.spells, card, spell)
         note = "without paying its mana cost" if without_paying else (f"paid by tapping {', '.join(paid)}" if paid
                                                                        else "no mana to pay")
+        if alternative:
+            note += f"; its alternative cost {cost} paid instead of its mana cost {chosen.mana_cost}"
         state.emit(EventKind.CAST, player, (card,), names=(chosen.name,), source=source, destination="stack",
                    detail=note + (f"; X is {x}" if chosen.mana_cost and chosen.mana_cost.has_x else ""),
                    citation=Citation("Casting Spells", "601.2"))
