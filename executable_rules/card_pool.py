@@ -276,7 +276,7 @@ def corpus_card_files(corpus: Path) -> list[tuple[str, Path]]:
     return files
 
 
-_HALVES = re.compile(r"^(?P<other>.+?) \((?P<left>.+?)/(?P<right>.+?)\)$")
+_HALVES = re.compile(r"^(?P<half>.+?) \((?P<left>.+?)/(?P<right>.+?)\)$")
 
 
 def cards_from_records(records: Iterable[object]) -> tuple[dict[str, OracleCard], list[CardRuling], dict[str, str],
@@ -302,21 +302,35 @@ def cards_from_records(records: Iterable[object]) -> tuple[dict[str, OracleCard]
             problems.append(r)
     cards: dict[str, OracleCard] = {}
     joined: set[str] = set()
+
+    def face_of(r: IngestOracleCard, name: str, kind: FaceKind) -> Face:
+        return _face(name, r.mana_cost, r.type_line or "", r.text or "", kind, r.power, r.toughness)
+
     for name, r in oracle.items():
         if name in joined:
             continue
-        m = _HALVES.match(r.other_part or "")
+        halves = _HALVES.match(name)
+        back = oracle.get(r.other_part or "")
         try:
-            if m and m["left"] == name and m["right"] in oracle:
-                right = oracle[m["right"]]
-                halves = (_face(name, r.mana_cost, r.type_line or "", r.text or "", FaceKind.LEFT, r.power, r.toughness),
-                          _face(right.name, right.mana_cost, right.type_line or "", right.text or "", FaceKind.RIGHT,
-                                right.power, right.toughness))
-                card = _card(f"{name} // {right.name}", Layout.SPLIT, halves, r.source, r.line)
+            if halves and halves["half"] == halves["left"]:
+                # A split card's halves are two records, "Dusk (Dusk/Dawn)" and "Dawn (Dusk/Dawn)" (Split Cards — CR 709).
+                right = oracle.get(f"{halves['right']} ({halves['left']}/{halves['right']})")
+                if right is None:
+                    continue
+                card = _card(f"{halves['left']} // {halves['right']}", Layout.SPLIT,
+                             (face_of(r, halves["left"], FaceKind.LEFT), face_of(right, halves["right"], FaceKind.RIGHT)),
+                             r.source, r.line)
                 joined |= {name, right.name}
+            elif halves:
+                continue                      # the right half: joined with its left half
+            elif back is not None and back.other_part == name and back.mana_cost and r.mana_cost is not None \
+                    or back is not None and back.other_part == name and back.mana_cost and "Land" in (r.type_line or ""):
+                # Both faces castable or playable: a modal double-faced card (Double-Faced Cards — CR 712).
+                card = _card(f"{name} // {back.name}", Layout.MODAL_DFC,
+                             (face_of(r, name, FaceKind.FRONT), face_of(back, back.name, FaceKind.BACK)), r.source, r.line)
+                joined |= {name, back.name}
             else:
-                card = _card(name, Layout.NORMAL, (_face(name, r.mana_cost, r.type_line or "", r.text or "",
-                                                         FaceKind.NORMAL, r.power, r.toughness),), r.source, r.line)
+                card = _card(name, Layout.NORMAL, (face_of(r, name, FaceKind.NORMAL),), r.source, r.line)
         except ValueError as e:
             problems.append(IngestProblem(r.source, r.line, "warning", "engine-card", f"{name}: {e}; left out"))
             continue
