@@ -679,6 +679,7 @@ class LastKnown:
     name: str | None
     types: frozenset[str]
     incarnation: int
+    face_down: bool = False
 
 
 # --------------------------------------------------------------------------- players and the game state
@@ -771,6 +772,7 @@ class GameState:
     turn: int = 1
     step: str = "precombat main"
     turn_started: int = 0        # index in ``events`` where this turn began
+    kicked: set[tuple[int, int]] = field(default_factory=set)   # (card, incarnation) of permanents whose spell was kicked
     watchers: list[Watcher] = field(default_factory=list)
     move_replacements: list[MoveReplacement] = field(default_factory=list)
     history: list[tuple[str, int]] = field(default_factory=list)
@@ -944,6 +946,12 @@ class GameState:
         self.once_each_turn.add(key)
         self._undo.append(("discard", self.once_each_turn, key))
 
+    def mark_kicked(self, card: int) -> None:
+        """The permanent ``card`` now is entered from a kicked spell (Kicker — CR 702.33d)."""
+        key = (card, self.incarnation.get(card, 0))
+        self.kicked.add(key)
+        self._undo.append(("discard", self.kicked, key))
+
     def clear_once_each_turn(self) -> None:
         """A new turn: "only once each turn" abilities may trigger again."""
         self._undo.append(("restore set", self.once_each_turn, set(self.once_each_turn)))
@@ -1009,7 +1017,7 @@ class GameState:
         self._undo.append(("insert", src.cards, index, card))
         if src.kind is ZoneKind.BATTLEFIELD:
             self.set_item(self.last_known, card, LastKnown(
-                c.controller or c.owner, c.name, c.types, self.incarnation.get(card, 0)))
+                c.controller or c.owner, c.name, c.types, self.incarnation.get(card, 0), c.face_down is not None))
             if c.face_down:
                 self.emit(EventKind.REVEAL, c.owner, (card,), source=src.label, detail="a face-down permanent leaving the battlefield is revealed",
                           citation=Citation("Face-Down Spells and Permanents", "708.9"))
@@ -1096,6 +1104,7 @@ class GameState:
         new.turn, new.step, new.watchers = self.turn, self.step, list(self.watchers)
         new.move_replacements = list(self.move_replacements)
         new.turn_started = self.turn_started
+        new.kicked = set(self.kicked)
         new.next_id = self.next_id
         new.next_timestamp = self.next_timestamp
         return new

@@ -212,7 +212,8 @@ def players(state: GameState, ctx: Context, node: Node) -> list[str]:
     if ref is not None and ref.data in ("target_player", "target_opponent"):
         index = next((i for i, s in enumerate(ctx.specs) if s is ref), None)
         target = ctx.targets[index] if index is not None and index < len(ctx.targets) else None
-        return [target] if isinstance(target, str) else []
+        ctx.memory["subject"] = [target] if isinstance(target, str) else []
+        return list(ctx.memory["subject"])
     found = player_refs(state, ctx.controller, ref, event_player=ctx.event.player if ctx.event else None)
     ctx.memory["subject"] = found
     return found
@@ -377,6 +378,7 @@ def exile(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     from ..actions.exile import exile as exile_card
     for card in objects(state, ctx, _object_child(node)):
         exile_card(state, ctx.controller, card)
+        ctx.it = card             # "that card": the new object in exile (Zones — CR 400.7)
 
 
 def bounce(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -550,7 +552,9 @@ def manifest(state: GameState, ctx: Context, node: Node, choose: Chooser) -> Non
         whose = players(state, ctx, node)[0]
         if "target player's" in words:
             whose = next((t for t in ctx.targets if isinstance(t, str)), whose)
-        manifest_action(state, whose, count=count)
+        done = manifest_action(state, whose, count=count)
+        if done:
+            ctx.it = done[-1]         # "… then put two +1/+1 counters on it": the manifested permanent
         return
     raise Unimplemented(f"manifest {words!r}")
 
@@ -729,6 +733,14 @@ def shuffle(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None
 
 def return_to_battlefield(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     for card in objects(state, ctx, _object_child(node)):
+        oracle = state.cards[card].oracle
+        if not oracle.types & {"Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle"}:
+            # An instant or sorcery card (a split card's halves are both) stays where it is (Zones — CR 400.4a);
+            # a double-faced card has its front face's characteristics there (Double-Faced Cards — CR 712.8a).
+            state.emit(EventKind.NOTHING, ctx.controller, (card,), source=state.zone_of(card).label,
+                       detail="not a permanent card: it can't enter the battlefield and stays where it is",
+                       citation=Citation("Zones", "400.4a"))
+            continue
         enter_battlefield(state, card, ctx.controller if "under your control" in text(node) else state.cards[card].owner,
                           tapped="tapped" in text(node).split()[-1:], choose=choose)
 

@@ -28,7 +28,8 @@ def _has_static(state: GameState, card: int, template: str) -> bool:
 
 
 def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: bool = False, x: int = 0,
-                      face_down: FaceDown | None = None, choose: Chooser = first_legal, detail: str = "") -> None:
+                      face_down: FaceDown | None = None, choose: Chooser = first_legal, detail: str = "",
+                      kicked: bool = False) -> None:
     """Put ``card`` onto the battlefield under ``controller``'s control, with its own "enters tapped" and
     "enters with … counters" replacement effects applied as it enters (614.1c, 614.12)."""
     from .selectors import amount_of, find
@@ -36,6 +37,8 @@ def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: b
     source = state.zone_of(card).label
     name = c.oracle.name
     state.move(card, state.battlefield, controller=controller, face_down=face_down)
+    if kicked:
+        state.mark_kicked(card)
     notes = [detail] if detail else []
     if tapped:
         state.set(c, "tapped", True)
@@ -64,7 +67,7 @@ def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: b
                source=source, destination="battlefield", detail="; ".join(notes))
 
 
-def condition_holds(state: GameState, controller: str, condition: str) -> bool:
+def condition_holds(state: GameState, controller: str, condition: str, card: int | None = None) -> bool:
     """A condition of an ability, as written; :class:`~executable_rules.engine.effects.Unimplemented` for one the
     engine can't judge."""
     condition = condition.strip().rstrip(".")
@@ -73,6 +76,8 @@ def condition_holds(state: GameState, controller: str, condition: str) -> bool:
                    and state.last_known.get(e.cards[0]) is not None
                    and state.last_known[e.cards[0]].controller == controller
                    for e in state.events[state.turn_started:])
+    if condition in ("it was kicked", "~ was kicked") and card is not None:           # Kicker — CR 702.33d
+        return (card, state.incarnation.get(card, 0)) in state.kicked
     if condition == "an opponent searched their library this turn":                 # Archive Trap
         return any(e.kind is EventKind.SEARCH and e.player is not None and e.player != controller
                    and e.source == state.player(e.player).library.label for e in state.events[state.turn_started:])

@@ -56,6 +56,16 @@ def alternative_cost(state: GameState, player: str, face: Face) -> tuple[ManaCos
     return None
 
 
+def kicker_cost(face: Face) -> ManaCost | None:
+    """The cost of the face's "Kicker [cost]" (Kicker — CR 702.33a), if it has one in mana."""
+    from ..oracle import parse_card
+    argument = parse_card(face.name, face.text).keyword_argument("Kicker")
+    try:
+        return ManaCost.parse(argument) if argument and argument.startswith("{") else None
+    except ValueError:
+        return None
+
+
 def cast_spell(state: GameState, player: str, card: int, *, face: str | None = None, x: int = 0,
                without_paying: bool = False, alternative: bool = False, choose: Chooser = first_legal) -> Spell:
     """``player`` casts ``card``, paying its costs; return the spell on the stack.
@@ -91,6 +101,13 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
                                     Citation("Casting Spells", "601.2c"))
             targets = picked
         paid: tuple[str, ...] = ()
+        kicked = False
+        kicker = kicker_cost(chosen)
+        if kicker is not None:                                                        # 601.2b: announce kicker
+            answer = decide(state, Decision.of(player, f"pay kicker {kicker}?", Citation("Kicker", "702.33a"),
+                                               [Option(f"pay kicker {kicker}", True), Option("don't pay kicker", False)]),
+                            choose)
+            kicked = bool(answer.value)
         cost = chosen.mana_cost
         if alternative:
             found = alternative_cost(state, player, chosen)
@@ -101,9 +118,11 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
             if not condition_holds(state, player, condition):
                 raise IllegalChoice(f"cast {chosen.name} for {cost}", f"its condition is false: {condition}",
                                     Citation("Casting Spells", "601.2b"))
-        if not without_paying and cost is not None:                                   # 601.2f–h
+        if kicked:
+            cost = kicker if cost is None or without_paying else cost + kicker        # 601.2f: the total cost
+        if (not without_paying or kicked) and cost is not None:                        # 601.2f–h
             paid = tuple(pay_mana(state, player, cost, choose, chosen.name, x))
-        spell = Spell(card, player, chosen, x, without_paying, False, tuple(targets), paid)
+        spell = Spell(card, player, chosen, x, without_paying, kicked, tuple(targets), paid)
         state.set_item(state.spells, card, spell)
         note = "without paying its mana cost" if without_paying else (f"paid by tapping {', '.join(paid)}" if paid
                                                                        else "no mana to pay")
@@ -144,6 +163,11 @@ def resolve_top(state: GameState, choose: Chooser = first_legal) -> None:
                    citation=Citation("Resolving Spells and Abilities", "608.2"))
         if spell.face.types & {"Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle"}:
             state.delete_item(state.spells, top)
+            if spell.kicked:
+                # The permanent remembers its spell was kicked for "if it was kicked" (Kicker — CR 702.33d).
+                enter_battlefield(state, top, spell.controller, x=spell.x, choose=choose,
+                                  detail="a kicked permanent spell resolves (608.3)", kicked=True)
+                return
             enter_battlefield(state, top, spell.controller, x=spell.x, choose=choose,
                               detail="a permanent spell resolves (608.3)")
             return

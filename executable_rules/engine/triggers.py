@@ -27,6 +27,7 @@ from ..model import Card, Event, EventKind, GameState, ObjectRef, TriggeredAbili
 from ..oracle import Ability
 from .effects import choose_targets, target_specs
 from .layers import characteristics, matches, text, walk
+from .replacement import condition_holds
 
 _EVENT_VERBS = {"discover": EventKind.DISCOVER, "discovers": EventKind.DISCOVER, "scry": EventKind.SCRY,
                 "scries": EventKind.SCRY, "manifest dread": EventKind.MANIFEST_DREAD,
@@ -139,7 +140,8 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
         return owner in ("each", "the", "the_next") or (owner in ("your", "your_next") and state.active == controller) \
             or (owner == "opponents" and state.active != controller)
     if kind == "cast":
-        return event.kind is EventKind.CAST and _player_matches(_player_ref(node), event.player, controller)
+        return (event.kind is EventKind.CAST and _player_matches(_player_ref(node), event.player, controller)
+                and bool(event.cards) and _spell_matches(state, node, event.cards[0]))
     if kind == "searches":
         return (event.kind is EventKind.SEARCH and _player_matches(_player_ref(node), event.player, controller)
                 and event.player is not None and event.source == state.player(event.player).library.label)
@@ -147,10 +149,38 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
         return event.kind is EventKind.SHUFFLE
     if kind == "turned_face_up":
         return event.kind is EventKind.TURN_FACE_UP and ("you control" not in text(node) or event.player == controller)
+    if kind == "sacrifice_event":
+        return (died and "sacrificed" in event.detail and any(_was(state, c, "Creature") for c in event.cards)
+                and _player_matches(_player_ref(node), event.player, controller))
     if kind == "gains_life":
         return event.kind is EventKind.LIFE and event.amount > 0 and _player_matches(
             _player_ref(node), event.player, controller)
     return False
+
+
+def _spell_matches(state: GameState, node: Tree[Token], card: int) -> bool:
+    """Whether the spell just cast fits "a green spell", "an instant or sorcery spell", "a creature spell" …"""
+    from .layers import COLOR_LETTERS, TYPE_WORDS
+    desc = next((c for c in node.children if isinstance(c, Tree) and c.data == "spell_desc"), None)
+    if desc is None or card not in state.spells:
+        return desc is None
+    face = state.spells[card].face
+    words = text(desc).split()
+    colors = frozenset(c for s in (face.mana_cost.symbols if face.mana_cost else ()) for c in s.split("/")
+                       if c in "WUBRG")
+    for word in words:
+        if word in COLOR_LETTERS and COLOR_LETTERS[word] not in colors:
+            return False
+        if word == "multicolored" and len(colors) < 2:
+            return False
+    if "noncreature" in words and "Creature" in face.types:
+        return False
+    if "instant" in words and "sorcery" in words:
+        return bool(face.types & {"Instant", "Sorcery"})
+    for word in words:
+        if word in TYPE_WORDS and word not in ("instant", "sorcery") and TYPE_WORDS[word] not in face.types:
+            return False
+    return True
 
 
 def watch(state: GameState, event: Event) -> None:
@@ -162,11 +192,16 @@ def watch(state: GameState, event: Event) -> None:
         card = state.cards.get(card_id)
         if card is None or card.face_down:
             continue
-        if state.zone_of(card_id) is not state.battlefield and card_id not in event.cards:
-            continue
+        if state.zone_of(card_id) is not state.battlefield:
+            known = state.last_known.get(card_id)
+            if card_id not in event.cards or known is None or known.face_down:
+                continue        # looking back, it is as it last existed: face down, it had no abilities
         for ability in card.oracle.parsed.abilities:
             if ability.kind != "triggered" or not triggers_on(state, card, ability, event):
                 continue
+            condition = intervening_condition(ability)
+            if condition is not None and not condition_holds(state, card.controller or card.owner, condition, card_id):
+                continue        # "When …, if …": the condition is checked as it triggers (603.4)
             if ability.once_each_turn:
                 key = (card_id, ability.text)
                 if key in state.once_each_turn:
@@ -177,6 +212,16 @@ def watch(state: GameState, event: Event) -> None:
             state.append(state.pending_triggers, TriggeredAbility(
                 state.ref(card_id) if state.zone_of(card_id) is state.battlefield else
                 _last_ref(state, card_id), card.oracle.name, controller, ability.text, event, line=ability.line))
+
+
+def intervening_condition(ability: Ability) -> str | None:
+    """The condition of "When/Whenever/At …, if [condition], …" (Handling Triggered Abilities — CR 603.4)."""
+    if ability.tree is None:
+        return None
+    node = next((c for c in ability.tree.children if isinstance(c, Tree) and c.data == "intervening"), None)
+    if node is None:
+        return None
+    return next(str(t) for t in node.children if isinstance(t, Token) and t.type == "CONDITION").strip()
 
 
 def _last_ref(state: GameState, card: int) -> ObjectRef:
