@@ -323,6 +323,12 @@ def cards_from_records(records: Iterable[object]) -> tuple[dict[str, OracleCard]
                 joined |= {name, right.name}
             elif halves:
                 continue                      # the right half: joined with its left half
+            elif back is not None and back.other_part == name and "Adventure" in (back.type_line or ""):
+                # An adventurer card: a creature and its Adventure, an instant or sorcery (Adventurer Cards — CR 715).
+                card = _card(name, Layout.ADVENTURE,
+                             (face_of(r, name, FaceKind.NORMAL), face_of(back, back.name, FaceKind.ADVENTURE)),
+                             r.source, r.line)
+                joined |= {name, back.name}
             elif back is not None and back.other_part == name and back.mana_cost and r.mana_cost is not None \
                     or back is not None and back.other_part == name and back.mana_cost and "Land" in (r.type_line or ""):
                 # Both faces castable or playable: a modal double-faced card (Double-Faced Cards — CR 712).

@@ -687,9 +687,38 @@ def look_top(state: GameState, ctx: Context, node: Node, choose: Chooser) -> Non
     state.emit(EventKind.LOOK, ctx.controller, tuple(looked), source=library.label, detail=f"the top {len(looked)}")
 
 
+def reveal_from_among(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"Reveal an instant or sorcery card from among them and put it into your hand" (of the cards looked at)."""
+    from .layers import TYPE_WORDS
+    words = [w for w in text(node).split() if w in TYPE_WORDS]
+    p = state.player(ctx.controller)
+    looked = [c for c in ctx.memory.get("looked", []) if c in p.library.cards]
+    fits = [c for c in looked if not words or state.cards[c].oracle.types & {TYPE_WORDS[w] for w in words}]
+    if not fits:
+        _note(state, ctx, "no card among them fits: none is revealed")
+        return
+    answer = decide(state, Decision.of(ctx.controller, "reveal which card and put it into your hand", None,
+                                       [Option(f"reveal {state.cards[c].display_name}", c) for c in fits]), choose)
+    state.emit(EventKind.REVEAL, ctx.controller, (answer.value,), source=p.library.label)
+    state.move(answer.value, p.hand)
+    state.emit(EventKind.MOVE, ctx.controller, (answer.value,), source=p.library.label, destination=p.hand.label)
+    ctx.memory["taken"] = [answer.value]
+
+
 def put_rest(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     looked = [c for c in ctx.memory.get("looked", []) if c in state.player(ctx.controller).library.cards]
     words = text(node)
+    if words.startswith("put the rest on the bottom of your library in"):
+        p = state.player(ctx.controller)
+        rest = list(looked)
+        if "random" in words:
+            rest = state.random_order(rest)
+        for card in rest:
+            state.move(card, p.library, position="bottom")
+        if rest:
+            state.emit(EventKind.MOVE, ctx.controller, tuple(rest), source=p.library.label,
+                       destination=f"the bottom of {p.library.label}", detail="the rest")
+        return
     if not words.startswith("put one of them into your hand and the rest into your graveyard") and not (
             "one" in words and "into your hand and the rest into your graveyard" in words):
         raise Unimplemented(f"{words!r}")
@@ -778,5 +807,5 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "counter_spell": counter_spell, "tap": tap, "untap": untap, "sacrifice": sacrifice, "discard": discard,
     "add_mana": add_mana, "look_top": look_top, "put_rest": put_rest, "shuffle": shuffle,
     "return_to_battlefield": return_to_battlefield, "return_to_hand": return_to_hand, "may": may,
-    "put_this_way": put_this_way, "extra_land": extra_land,
+    "put_this_way": put_this_way, "extra_land": extra_land, "reveal_from_among": reveal_from_among,
 }
