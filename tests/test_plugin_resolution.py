@@ -15,9 +15,55 @@ def soup(response) -> BeautifulSoup:
 
 
 def scenario_ids() -> list[str]:
-    lib = resolution.library()
-    assert lib.error is None, lib.error
-    return sorted(lib.scenarios)
+    """The scenarios of data/scenarios (the pages read them from the database the build put them in)."""
+    from executable_rules.scenarios import load_scenarios
+    return sorted(s.id for s in load_scenarios())
+
+
+async def test_the_server_needs_only_the_database(built_db, tmp_path, monkeypatch):
+    """A copy of the built database served with KB_CORPUS pointing nowhere and from another folder: the card
+    pool and the scenarios come from its tables (engine_cards, scenario_files), never from the corpus."""
+    import shutil
+
+    from datasette.app import Datasette
+
+    expected = len(scenario_ids())
+    copy = tmp_path / "served.db"
+    shutil.copy(built_db, copy)
+    monkeypatch.setenv("KB_CORPUS", str(tmp_path / "no-corpus-here"))
+    monkeypatch.chdir(tmp_path)
+    import executable_rules.card_pool as card_pool
+    monkeypatch.setattr(card_pool, "load_card_pool", lambda *a, **k: pytest.fail("the server read the corpus"))
+    previous = resolution._datasette
+    ds = Datasette([str(copy)], immutables=[])
+    await ds.invoke_startup()
+    try:
+        listed = (await ds.client.get("/-/scenarios.json")).json()
+        assert listed["ok"] and len(listed["scenarios"]) == expected
+        run = (await ds.client.get("/-/scenarios/explore-701.44a-xmage-target.json")).json()
+        assert run["passed"] and any(s["kind"] == "cast" for s in run["steps"])
+        form = await ds.client.get("/-/run/discover.json?" + urlencode(
+            {"n": "3", "library": "Forest\nShock\nIsland", "mode": "explore"}))
+        assert form.status_code == 200 and form.json()["outcomes"]
+    finally:
+        resolution.configure(previous)
+
+
+async def test_a_database_without_the_tables_says_so(tmp_path):
+    from datasette.app import Datasette
+    import sqlite3
+
+    empty = tmp_path / "old.db"
+    sqlite3.connect(empty).execute("create table rules (number text)").connection.commit()
+    previous = resolution._datasette
+    ds = Datasette([str(empty)], immutables=[])
+    await ds.invoke_startup()
+    try:
+        response = await ds.client.get("/-/scenarios.json")
+        assert response.status_code == 503
+        assert "no scenario_files table; rebuild it with `kb build`" in response.json()["error"]
+    finally:
+        resolution.configure(previous)
 
 
 # --- scenarios ---------------------------------------------------------------------------------
