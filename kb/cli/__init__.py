@@ -223,11 +223,10 @@ def problems(severity, release, db, as_json):
 def serve(port, host, public, db):
     """Serve the database with Datasette (read-only) and the kb plugin.
 
-    The database file is all it needs. Examples:
+    The database file is all it needs; for a server on the internet add
+    --public (and --host 0.0.0.0). Example:
 
         kb serve --port 8001
-
-        kb serve --public --host 0.0.0.0 --port 8001
     """
     from ..serve import serve_database
 
