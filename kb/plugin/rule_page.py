@@ -673,6 +673,47 @@ async def page_context(datasette, request, db, data: dict, show: str, key: tuple
     return page
 
 
+async def rule_by_name_view(datasette, request):
+    """``/-/rules/Discover``, ``/-/rules/発見``: a redirect to the rule's number in the release asked for
+    (the newest by default), or a 404 saying when the rule was there or which title is nearest."""
+    from urllib.parse import unquote, urlencode
+
+    from kb.rules import resolve_name
+
+    name = unquote(request.url_vars["name"]).strip()
+    as_json = wants_json(request)
+    try:
+        params = parse_rule_args(request.args)
+    except BadParameter as e:
+        return await error_response(datasette, request, as_json, 400, str(e), title=name)
+    if len(name) > 100:
+        return await error_response(datasette, request, as_json, 404,
+                                    "a rule is named by its number (701.57a) or a keyword title, not "
+                                    f"{len(name)} characters", title="Rule not found")
+    db = datasette.get_database()
+
+    def read(conn):
+        import sqlite_utils
+
+        from kb.database import newest_release
+
+        database = sqlite_utils.Database(conn)
+        release = params["release"] or newest_release(database)
+        check_release(database, release, "en")
+        return release, resolve_name(database, name, release)
+
+    try:
+        release, number = await cached_read(db, ("rule-name", name.casefold(), params["release"]), read)
+    except UnknownRelease as e:
+        return await error_response(datasette, request, as_json, 400, str(e), title=name)
+    except RuleNotFound as e:
+        return await error_response(datasette, request, as_json, 404, str(e), title=name)
+    kept = [(k, v) for k in request.args.keys() if k != "_format" for v in request.args.getlist(k)]
+    target = datasette.urls.path(f"/-/rules/{number}" + (".json" if as_json else ""))
+    return Response.redirect(target + ("?" + urlencode(kept) if kept else ""))
+
+
 ROUTES = [
     (rf"^/-/rules/{NUMBER}(?:\.(?P<format>json))?$", rule_view),
+    (r"^/-/rules/(?P<name>[^/]+?)(?:\.(?P<format>json))?$", rule_by_name_view),
 ]
