@@ -58,6 +58,19 @@ _JOINERS = {"·", "・", "/"}
 _lock = threading.Lock()
 
 
+def _package_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rjieba")
+    except PackageNotFoundError:  # pragma: no cover - the package is a dependency
+        return "unknown"
+
+
+# What the search forms depend on: bump the first part when this module's rules change.
+SEGMENTER_VERSION = f"2-rjieba-{_package_version()}"
+
+
 @functools.lru_cache(maxsize=1)
 def _segmenter():
     """The one rjieba segmenter, built once (its dictionary loads in about 0.2 s)."""
@@ -161,7 +174,7 @@ def query_runs(query: str) -> list[list[str]]:
         if t.is_function or t.is_punctuation:
             if runs[-1]:
                 runs.append([])
-        elif t.pos.startswith("v"):
+        elif t.pos.startswith("v") and len(t.key) >= 2:
             runs.extend([[t.key], []])
         else:
             runs[-1].append(t.key)

@@ -48,6 +48,19 @@ _LEMMA_TAGS = ("VV", "VA", "VX", "VCN")
 _lock = threading.Lock()
 
 
+def _package_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("kiwipiepy")
+    except PackageNotFoundError:  # pragma: no cover - the package is a dependency
+        return "unknown"
+
+
+# What the search forms depend on: bump the first part when this module's rules change.
+SEGMENTER_VERSION = f"1-kiwipiepy-{_package_version()}"
+
+
 @functools.lru_cache(maxsize=1)
 def _analyser():
     """The one Kiwi instance, built once under a lock (3-4 s)."""
