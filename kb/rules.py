@@ -47,6 +47,16 @@ def resolve_title(db: sqlite_utils.Database, title: str, release: str, lang: str
         " and (lower(title) = lower(?) or lower(title_en) = lower(?)) order by position limit 1",
         [release, lang, title.strip(), title.strip()],
     ).fetchone()
+    if row is None and lang != "en":
+        # A translation whose headings print no English name (Chinese): the English title of
+        # the same release, through the alignment of the two.
+        row = db.execute(
+            "select coalesce(a.number, en.number) from rules en"
+            " left join rule_alignment a on a.release = en.release and a.lang = ? and a.number_en = en.number"
+            " where en.release = ? and en.lang = 'en' and en.kind = 'numbered' and lower(en.title) = lower(?)"
+            " and exists (select 1 from sqlite_master where name = 'rule_alignment') limit 1",
+            [lang, release, title.strip()],
+        ).fetchone() if db.execute("select 1 from sqlite_master where name = 'rule_alignment'").fetchone() else None
     return row[0] if row else None
 
 

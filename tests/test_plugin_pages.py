@@ -125,7 +125,7 @@ async def test_rule_page_language_switch_links_keep_the_release(ds):
 
 
 @pytest.mark.parametrize("query, status, message", [
-    pytest.param("show=fr", 400, "show must be both, en or ja, not 'fr'", id="show"),
+    pytest.param("show=fr", 400, "show must be both, en, ja, zh or ko, not 'fr'", id="show"),
     pytest.param("release=2026", 400, "release must be a date as YYYYMMDD, not '2026'", id="release-form"),
     pytest.param("release=20260101", 400, "no release '20260101'", id="release-unknown"),
 ])
@@ -185,7 +185,7 @@ async def test_keyword_page_unknown_name(ds):
     page = await ds.client.get("/-/keywords/discovr")
     assert page.status_code == 404 and "did you mean 'Discover'?" in soup(page).select_one(".kb-error").text
     bad = await ds.client.get("/-/keywords/discover.json?show=de")
-    assert bad.status_code == 400 and bad.json()["error"] == "show must be both, en or ja, not 'de'"
+    assert bad.status_code == 400 and bad.json()["error"] == "show must be both, en, ja, zh or ko, not 'de'"
 
 
 async def test_keyword_list(ds):
