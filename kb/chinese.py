@@ -31,7 +31,7 @@ it from several threads at once).
 >>> search_form("倾探4")  # not in jieba's dictionary: characters already, stored once
 '倾 探 4'
 >>> segment_query("从你的牌库顶放逐")
-['牌 库', '顶', '放逐']
+['牌 库 顶', '放逐']
 """
 
 from __future__ import annotations
