@@ -31,12 +31,13 @@ read by the same loaders as the files; nothing from it is executed as code.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import difflib
 import json
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -111,9 +112,15 @@ def _database_path() -> str | None:
     return None
 
 
-def _connect(path: str):
+@contextlib.contextmanager
+def _connect(path: str) -> Iterator[Any]:
+    """A read-only connection to the served file, closed after use."""
     from kb.sqlite import sqlite3
-    return sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+    conn = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+    try:
+        yield conn
+    finally:
+        conn.close()
 
 
 def _row_lookup(path: str) -> Callable[[str], Any]:
@@ -533,7 +540,7 @@ def _whole(args, name: str, low: int, high: int, default: int | None) -> int:
         if default is None:
             raise BadParameter(f"{name} is required: a whole number from {low} to {high}")
         return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
+    if not re.fullmatch(r"[0-9]{1,9}", raw) or not low <= int(raw) <= high:  # isdigit() takes ² and ①
         raise BadParameter(f"{name} must be a whole number from {low} to {high}, not {raw!r}")
     return int(raw)
 
