@@ -208,7 +208,7 @@ def split_type_line(type_line: str) -> tuple[frozenset[str], tuple[str, ...], fr
 
 
 _TARGET = re.compile(
-    r"\b(any target|target (?:nonland |nonbasic |attacking |tapped |untapped )?"
+    r"\b(any target|one or two targets|target (?:nonland |nonbasic |attacking |tapped |untapped )?"
     r"(creature|artifact|enchantment|land|planeswalker|player|opponent|permanent|spell|card))",
     re.IGNORECASE,
 )
@@ -230,7 +230,7 @@ def spell_properties(text: str, types: frozenset[str]) -> tuple[str | None, tupl
     target = None
     m = _TARGET.search(text.split("\n(")[0])
     if m:
-        target = "any" if m.group(1).lower() == "any target" else m.group(2).lower()
+        target = "any" if m.group(1).lower() in ("any target", "one or two targets") else m.group(2).lower()
     costs = []
     for kind, what in _ADDITIONAL.findall(text):
         kind = kind.lower()

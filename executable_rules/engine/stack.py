@@ -71,8 +71,8 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
     """``player`` casts ``card``, paying its costs; return the spell on the stack.
 
     ``alternative`` pays the face's alternative cost instead of its mana cost (Casting Spells — CR 601.2b,
-    601.2f), when its condition holds; the spell's mana cost and mana value don't change (Mana Cost and
-    Color — CR 202.3)."""
+    601.2f), when its condition holds; the spell's mana cost and mana value don't change
+    (Mana Cost and Color — CR 202.3)."""
     from ..actions.cast import spell_faces
     c = state.cards[card]
     faces = spell_faces(c.oracle)
@@ -118,7 +118,7 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
             if not condition_holds(state, player, condition):
                 raise IllegalChoice(f"cast {chosen.name} for {cost}", f"its condition is false: {condition}",
                                     Citation("Casting Spells", "601.2b"))
-        if kicked:
+        if kicked and kicker is not None:
             cost = kicker if cost is None or without_paying else cost + kicker        # 601.2f: the total cost
         if (not without_paying or kicked) and cost is not None:                        # 601.2f–h
             paid = tuple(pay_mana(state, player, cost, choose, chosen.name, x))

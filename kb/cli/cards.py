@@ -13,7 +13,7 @@ import json
 
 import click
 
-from ..options import corpus_option, resolve_corpus
+from ..options import corpus_option, db_option, open_database, resolve_corpus
 
 
 @click.command("cards")
@@ -26,12 +26,14 @@ from ..options import corpus_option, resolve_corpus
 @click.option("--workers", type=click.IntRange(1, 16), default=None, help="Parsing processes [default: cores, at most 4].")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @corpus_option
-def cards_command(unparsed, keyword, limit, sample, workers, as_json, corpus):
-    """Oracle-text coverage of the engine's grammar over every card of the corpus.
+@db_option
+def cards_command(unparsed, keyword, limit, sample, workers, as_json, corpus, db):
+    """Oracle-text coverage of the engine's grammar over every card of the corpus (with --db, over the cards
+    table of that database instead).
 
     Example:
 
-        kb cards --unparsed --limit 20
+        kb cards --unparsed --sample 40 --limit 5
     """
     from executable_rules.card_pool import load_card_pool
     from executable_rules.oracle.coverage import measure
@@ -39,16 +41,21 @@ def cards_command(unparsed, keyword, limit, sample, workers, as_json, corpus):
 
     if not unparsed:
         raise click.UsageError("say what to report: --unparsed")
-    pool = load_card_pool(resolve_corpus(corpus))
-    cards = sorted(pool.cards.values(), key=lambda c: c.name)
+    if db is not None:
+        database = open_database(db)
+        if "cards" not in database.table_names():
+            raise click.ClickException(f"{db} has no cards table; build it with `kb build`")
+        texts = sorted((row[0], row[1] or "") for row in database.execute("select name_en, text from cards"))
+    else:
+        pool = load_card_pool(resolve_corpus(corpus))
+        texts = sorted((face.name, face.text) for card in pool.cards.values() for face in card.faces)
     if keyword:
         title = canonical_keyword(keyword)
         if title is None:
             raise click.ClickException(f"{keyword!r} is not a keyword ability of CR 702")
-        cards = [c for c in cards if title.casefold() in c.text.casefold()]
+        texts = [(n, t) for n, t in texts if title.casefold() in t.casefold()]
     if sample:
-        cards = cards[:sample]
-    texts = [(face.name, face.text) for card in cards for face in card.faces]
+        texts = texts[:sample]
     report = measure(texts, workers=workers)
     if as_json:
         click.echo(json.dumps(report.as_json(limit), ensure_ascii=False, indent=2))
