@@ -56,6 +56,7 @@ async def test_a_database_without_the_tables_says_so(ds, tmp_path):
     empty = tmp_path / "old.db"
     sqlite3.connect(empty).execute("create table rules (number text)").connection.commit()
     await ds.invoke_startup()
+    resolution.configure(None)            # a server of its own: no other instance to fall back on
     old = Datasette([str(empty)], immutables=[])
     await old.invoke_startup()
     try:

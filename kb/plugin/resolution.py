@@ -88,18 +88,31 @@ _datasette: Any = None
 
 
 def configure(datasette: Any) -> None:
-    """Remember the Datasette instance, whose database holds the card pool and the scenarios."""
+    """Remember the Datasette instance whose database holds the card pool and the scenarios.
+
+    One server is one instance. A process running several (the tests) keeps the one it has unless the new one
+    serves the scenario tables too, so an instance over a database without them doesn't blank the pages of one
+    with them."""
     global _datasette, _library
-    if datasette is not _datasette:
-        _datasette = datasette
-        _library = None
+    if datasette is _datasette:
+        return
+    if datasette is not None and _datasette is not None and _has_tables(_datasette) and not _has_tables(datasette):
+        return
+    _datasette = datasette
+    _library = None
+
+
+def _has_tables(datasette: Any) -> bool:
+    return _instance_database(datasette) is not None
 
 
 def _database_path() -> str | None:
     """The file of the first served database that has the executable rules' tables."""
-    if _datasette is None:
-        return None
-    for db in _datasette.databases.values():
+    return _instance_database(_datasette) if _datasette is not None else None
+
+
+def _instance_database(datasette: Any) -> str | None:
+    for db in datasette.databases.values():
         path = getattr(db, "path", None)
         if not path:
             continue
