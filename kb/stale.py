@@ -5,7 +5,10 @@ Discover quotes 701.55, Discover's number when it arrived, but 701.55 has
 been “Face a Villainous Choice” since 20250606. This module finds such
 citations in every text that cites rules by number — wiki pages (their prose
 and their quoted CR blocks), rulings, card rulings, and our own docstrings,
-comments and scenario files — and says which number to cite now.
+comments and scenario files — and says which number to cite now. The
+translated CRs are checked too, inside themselves: a Japanese rule citing
+``rule 725〔ゲームを再び開始する〕`` when that title is 726 in the same release
+(:func:`find_stale_cross_references`).
 
 Each citation is read in **the release it was written for**: the release a
 quoted block names (``引用：総合ルール 20260807.0``), else the newest release
@@ -879,12 +882,14 @@ def find_stale_citations(
     code_root: Path = PROJECT_ROOT,
     problems: list[IngestProblem] | None = None,
 ) -> Iterator[StaleCitation]:
-    """Every stale citation in the database's citing tables and (``include_code``) our own code."""
+    """Every stale citation in the database's citing tables, the cross-references of the
+    translated CRs (:func:`find_stale_cross_references`) and (``include_code``) our own code."""
     book = RuleBook(db)
     texts: list[CitingText] = list(database_texts(db))
     if include_code:
         texts.extend(code_texts(code_root))
     yield from find_stale_in(texts, book)
+    yield from find_stale_cross_references(db)
 
 
 STALE_SQL = """
@@ -894,3 +899,109 @@ from stale_citations
 where (:source_kind is null or source_kind = :source_kind)
 order by source, line
 """
+
+
+# --- cross-references inside a translated CR ------------------------------------------------
+
+# "rule 725〔ゲームを再び開始する〕" (Japanese), "601“施放咒语”" (Chinese): a number with the
+# title of the rule it means, so the two can be checked against each other.
+TITLED_REFERENCE = re.compile(
+    r"(?<![\d.])(?P<number>\d{3}(?:\.\d+[a-z]?)?)\s*[〔“「](?P<title>[^〕”」\n]{1,40})[〕”」]")
+LANGUAGE_NAMES = {"ja": "Japanese", "zh": "Chinese", "ko": "Korean", "en": "English"}
+
+
+def translation_texts(db: sqlite_utils.Database) -> Iterator[tuple[str, str, str, str, str, int, str]]:
+    """(release, lang, from_number, text, source, line, kind) of every rule, example and glossary
+    definition of the whole translated releases that cites a rule with its title."""
+    tables = set(db.table_names())
+    if "rules" not in tables or "releases" not in tables:
+        return
+    releases = list(db.execute(
+        "select release, lang from releases where lang != 'en' and completeness = 'whole' order by lang, release"))
+    queries = [("rule", "select number, text, source, line from rules where release = ? and lang = ? order by position")]
+    if "examples" in tables:
+        queries.append(("example", "select rule_number, text, source, line from examples where release = ? and lang = ?"
+                                   " order by rule_number, seq"))
+    if "glossary" in tables:
+        # The glossary's line is its term's; the definition starts on the next line.
+        queries.append(("glossary", "select term, definition, source, line + 1 from glossary"
+                                    " where release = ? and lang = ? order by line"))
+    for release, lang in releases:
+        for kind, sql in queries:
+            for number, text, source, line in db.execute(sql, [release, lang]):
+                if text and ("〔" in text or "“" in text or "「" in text):
+                    yield release, lang, number, text, source or "", int(line or 1), kind
+
+
+def find_stale_cross_references(db: sqlite_utils.Database) -> Iterator[StaleCitation]:
+    """Cross-references inside a translated CR whose printed title names another rule.
+
+    A translation that kept an older release's numbers cites ``rule 725
+    〔ゲームを再び開始する〕`` when 725 is イニシアチブ and 726 is
+    ゲームを再び開始する in that very release. Each titled reference is read
+    in its own release and language: it is stale when the title is neither
+    the cited rule's (or its heading's) nor mentioned in the cited rule, and
+    another rule of the release has that title; the suggestion is that rule.
+    A title no rule has (``700.14〔積算〕``, a glossary term) is left alone.
+    """
+    by_release: dict[tuple[str, str], tuple[dict, dict, dict]] = {}
+
+    def rulebook(release: str, lang: str):
+        if (release, lang) not in by_release:
+            rules = {n: (kind, parent, title, text) for n, kind, parent, title, text in db.execute(
+                "select number, kind, parent, title, text from rules where release = ? and lang = ?", [release, lang])}
+            titled: dict[str, list[str]] = {}
+            for n, (kind, _parent, title, _text) in rules.items():
+                if title and kind in ("numbered", "rule"):
+                    for name in {title, *re.split(r"[／/]", title)}:
+                        if name_key(name):
+                            titled.setdefault(name_key(name), []).append(n)
+            english: dict[str, str] = {}
+            if "rule_alignment" in db.table_names():
+                en_titles = {n: t for n, t in db.execute(
+                    "select number, title from rules where release = ? and lang = 'en' and title is not null", [release])}
+                for n, n_en in db.execute(
+                        "select number, number_en from rule_alignment where release = ? and lang = ?", [release, lang]):
+                    if n_en in en_titles:
+                        english[n] = en_titles[n_en]
+            by_release[(release, lang)] = (rules, titled, english)
+        return by_release[(release, lang)]
+
+    def heading(rules: dict, number: str) -> tuple[str | None, str | None]:
+        while number in rules:
+            kind, parent, title, _text = rules[number]
+            if title:
+                return number, title
+            if kind in ("section", "rule") or not parent:
+                break
+            number = parent
+        return None, None
+
+    for release, lang, from_number, text, source, line, kind in translation_texts(db):
+        rules, titled, english = rulebook(release, lang)
+        for m in TITLED_REFERENCE.finditer(text):
+            number, printed = m.group("number"), m.group("title").strip()
+            key = name_key(printed)
+            if not key or number not in rules:
+                continue
+            head_number, head_title = heading(rules, number)
+            if head_title and key in {name_key(t) for t in (head_title, *re.split(r"[／/]", head_title))}:
+                continue
+            if not rules[number][2]:
+                own = [rules[number][3] or ""] + [row[3] or "" for row in rules.values() if row[1] == number]
+                if any(printed in t for t in own):
+                    continue  # an untitled rule defining the term printed (700.14〔積算〕)
+            meant = [n for n in titled.get(key, []) if n != number]
+            if len(meant) != 1:
+                continue  # no rule (or several) with that title: nothing to say what was meant
+            suggestion = meant[0]
+            cited_title = head_title if head_number == number else None
+            where = f"the {LANGUAGE_NAMES.get(lang, lang)} CR {release}"
+            cited_en = f" ({english[number]})" if number in english else ""
+            meant_en = f" ({english[suggestion]})" if suggestion in english else ""
+            is_what = f"〔{cited_title}〕{cited_en}" if cited_title else "another rule"
+            message = (f"{from_number} cites {m.group(0)}, but in {where} {number} is {is_what}; "
+                       f"〔{printed}〕 is {suggestion}{meant_en}; cite {suggestion}")
+            yield StaleCitation(
+                "cr", source, line + text.count("\n", 0, m.start()), m.group(0), number, release, release,
+                printed, "title in brackets", cited_title, "wrong-rule", suggestion, rules[suggestion][2], message)

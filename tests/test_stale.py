@@ -10,6 +10,7 @@ code (executable_rules/, data/scenarios/) cites no stale number.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -153,3 +154,72 @@ def test_tables_of_other_sources_are_read_by_their_columns(book):
         ("ruling", "701.55b", "wrong-rule", "701.57b"),  # undated: read today, 701.55b is another rule
         ("card_ruling", "701.55c", "moved", "701.57c"),
     ]
+
+
+# --- cross-references inside the Japanese CR ---------------------------------------------------
+
+JA_CR = "cr/ja/JPN_CR_20260116.txt"
+# The 15 cross-references in the rules of the Japanese CR 20260116 that print one rule's title in
+# 〔〕 but the number of another (the translation kept the numbers from before 721 Station Cards
+# and 727 were added): (line, citing rule, number cited, number of the rule with that title).
+# Each was read in the file: the English 20260116 rule of the same number cites the right one.
+JAPANESE_STALE_REFERENCES = [
+    (268, "104.6", "725", "726"), (674, "121.8", "731", "732"), (1183, "502.2", "728", "730"),
+    (1238, "508.1", "731", "732"), (1279, "509.1", "731", "732"), (1313, "510.1e", "731", "732"),
+    (1338, "601.2", "731", "732"), (1344, "601.2e", "731", "732"), (1363, "601.5", "731", "732"),
+    (1377, "602.2", "731", "732"), (1543, "608.3d", "728", "729"), (1620, "613.2a", "728", "729"),
+    (1813, "701.9c", "731", "732"), (2673, "702.140c", "728", "729"), (2693, "702.145b", "728", "730"),
+]
+
+
+@pytest.fixture(scope="module")
+def ja_cross_references(db_path):
+    from kb.database import open_db
+    from kb.stale import find_stale_cross_references
+
+    return [f for f in find_stale_cross_references(open_db(db_path)) if f.source == JA_CR]
+
+
+def test_japanese_cr_cross_references_that_kept_older_numbers(corpus, db_path, ja_cross_references):
+    from kb.database import open_db
+
+    lines = (corpus / JA_CR).read_text(encoding="utf-8").split("\n")
+    glossary_starts = lines.index("用語集") + 1
+    in_rules = [f for f in ja_cross_references if f.line < glossary_starts]
+    assert [(f.line, f.message.split(" cites ")[0], f.cited_number, f.suggested_number) for f in in_rules] \
+        == JAPANESE_STALE_REFERENCES
+    db = open_db(db_path)
+    for f, (line, citing, _cited, right) in zip(in_rules, JAPANESE_STALE_REFERENCES):
+        printed = f.about
+        assert lines[line - 1].startswith(citing) and f.cited in lines[line - 1]
+        assert f"{f.cited_number}〔{printed}〕" in f.cited
+        # The file's own headings: the cited number is titled otherwise, the suggested one so.
+        assert f"{right}. {printed}" in lines and f"{f.cited_number}. {printed}" not in lines
+        assert f"{f.cited_number}. {f.cited_title}" in lines
+        [english] = db.execute("select text from rules where release = '20260116' and lang = 'en' and number = ?",
+                               [citing]).fetchone()
+        assert re.search(rf"\brules? {right}\b", english), (citing, english)
+    first = in_rules[0]
+    assert (first.source_kind, first.reason, first.read_in) == ("cr", "wrong-rule", "20260116")
+    assert str(first) == (
+        f"{JA_CR}:268: 104.6 cites 725〔ゲームを再び開始する〕, but in the Japanese CR 20260116 725 is 〔イニシアチブ〕 "
+        "(The Initiative); 〔ゲームを再び開始する〕 is 726 (Restarting the Game); cite 726")
+
+
+def test_the_japanese_glossary_cross_references_too(corpus, ja_cross_references):
+    lines = (corpus / JA_CR).read_text(encoding="utf-8").split("\n")
+    glossary_starts = lines.index("用語集") + 1
+    in_glossary = [f for f in ja_cross_references if f.line >= glossary_starts]
+    assert len(in_glossary) == 16
+    for f in in_glossary:
+        assert f.cited in lines[f.line - 1] and f"{f.suggested_number}. {f.about}" in lines
+    # 700.14 has no title but defines 積算 (Expend): its 〔積算〕 is right.
+    assert "rule 700.14〔積算〕参照。" in "\n".join(lines) and all(f.cited_number != "700.14" for f in in_glossary)
+
+
+def test_cli_stale_lists_the_cr_cross_references(db_path):
+    result = CliRunner().invoke(cli, ["stale", "--source-kind", "cr", "--json", "--db", str(db_path)])
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.output)
+    assert {f["source_kind"] for f in found} == {"cr"}
+    assert (JA_CR, 268, "725", "726") in {(f["source"], f["line"], f["cited_number"], f["suggested_number"]) for f in found}
