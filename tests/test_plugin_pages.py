@@ -138,6 +138,32 @@ async def test_rule_page_validates_parameters(ds, query, status, message):
     assert soup(page).select_one(".kb-error").text.startswith(message)
 
 
+@pytest.mark.parametrize("path", [
+    "/-/rules/805.10?release=20260116", "/-/rules/805.10?release=20260116&lang=ja&with=en",
+    "/-/rules/805.10?release=20260116&with=zh", "/-/rules/805.10", "/-/rules/701.57?release=20260116",
+    "/-/rules/701", "/-/rules/100.2?release=20211119&with=ko", "/-/keywords/discover",
+    "/-/keywords/discover?show=zh",
+])
+async def test_no_page_has_two_elements_with_one_id(ds, path):
+    from collections import Counter
+
+    page = await ds.client.get(path)
+    assert page.status_code == 200
+    ids = Counter(e["id"] for e in soup(page).select("[id]"))
+    assert ids and [i for i, n in ids.items() if n > 1] == []
+
+
+async def test_an_unpaired_row_has_its_own_anchor(ds):
+    # The Japanese 805.10f (damage assignment order, removed in English 20241108) pairs with no
+    # English rule; the English 805.10f is translated by the Japanese 805.10g.
+    html = soup(await ds.client.get("/-/rules/805.10?release=20260116"))
+    english = html.select_one("[id='805.10f']")
+    alone = html.select_one("[id='ja-805.10f']")
+    assert english.select_one(".kb-en .kb-anchor").text == "805.10f"
+    assert english.select_one(".kb-ja .kb-anchor").text == "805.10g"
+    assert alone.select_one(".kb-en .kb-absent") and alone.select_one(".kb-ja .kb-anchor")["href"] == "#ja-805.10f"
+
+
 async def test_rule_page_missing_rule_says_where_it_was(ds):
     response = await ds.client.get("/-/rules/701.57.json?release=20231117")
     assert response.status_code == 404
