@@ -9,23 +9,19 @@ judged by the parser alone.
 Tables: ``wiki_pages`` (one row per page revision per file, ``preferred`` = 1
 for the one row per title to show first: whole before partial, rendered before
 HTML before wikitext before diff), ``keywords`` (English name → Japanese name,
-kind and page), ``rulings`` and ``ruling_rules``, ``wiki_sections``,
+kind and page), ``rulings``, ``wiki_sections``,
 ``wiki_card_blocks``, ``card_mentions`` and ``wiki_quoted_rules``. The quoted
 CR rules go into ``rules``/``sections``/``examples``/``rule_references`` as
 Japanese rows of their release, with a ``releases`` row of completeness
 ``excerpt``; two pages quoting the same rule of the same release store it once,
 and a problem is kept when their texts differ.
 
-Rulings link to rule numbers three ways (``ruling_rules.how``): ``cited`` (the
-ruling's text cites the number; the release is the one the page quotes, when it
-quotes one), ``keyword rule`` (the page quotes its keyword's numbered rule),
-``same text`` (the ruling says what a quoted subrule says: similarity ≥
-:data:`SAME_TEXT_RATIO` after normalising, kept with its score).
+Rulings are linked to the rules they apply later, once the rule history is
+built, by :mod:`kb.load.ruling_links`.
 """
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 import unicodedata
@@ -44,7 +40,6 @@ from .cards import card_row, create_card_tables
 from ..schema import create_tables
 from ..schema import FTS_TOKENIZE
 
-SAME_TEXT_RATIO = 0.55
 FORM_ORDER = {"rendered": 0, "html": 1, "wikitext": 2, "diff": 3}
 
 WIKI_TABLES: dict[str, dict] = {
@@ -77,14 +72,6 @@ WIKI_TABLES: dict[str, dict] = {
         pk="id",
         foreign_keys=[("page_id", "wiki_pages", "id"), ("keyword", "keywords", "name_en"),
                       ("parent_id", "rulings", "id")],
-    ),
-    "ruling_rules": dict(
-        columns={
-            "id": int, "ruling_id": int, "release": str, "lang": str, "number": str, "how": str,
-            "cited": str, "score": float,
-        },
-        pk="id",
-        foreign_keys=[("ruling_id", "rulings", "id")],
     ),
     "wiki_sections": dict(
         columns={
@@ -180,10 +167,6 @@ def _card_index(db) -> CardNameIndex:
         for name_en, name_ja in db.execute("select name_en, name_ja from card_faces"):
             names.setdefault(name_en, name_ja)
     return CardNameIndex(names)
-
-
-def _normalise(text: str) -> str:
-    return re.sub(r"[\s、。，．「」『』（）()]", "", unicodedata.normalize("NFKC", text))
 
 
 class _Cards:
@@ -359,7 +342,6 @@ def load_wiki(ctx: BuildContext) -> None:
     cards = _Cards(ctx, index)
     quoted_by_page: dict[str, list] = defaultdict(list)  # file -> its quoted-CR records
     counts: dict[tuple, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    ruling_rows: list[tuple[int, Ruling, WikiPage]] = []
     # whole pages first, so a card's Japanese printed text comes from a whole page where one has it
     ordered = sorted(records_by_file, key=lambda item: min(
         (rank(r) for r in item[1] if isinstance(r, WikiPage)), default=(True,)))
@@ -389,7 +371,6 @@ def load_wiki(ctx: BuildContext) -> None:
                     "search_ja": search_form(r.text),
                 }).last_pk
                 ruling_ids[(key, r.position)] = ruling_id
-                ruling_rows.append((ruling_id, r, page))
                 counts[key]["rulings"] += 1
             elif isinstance(r, WikiSection):
                 db["wiki_sections"].insert({
@@ -446,12 +427,10 @@ def load_wiki(ctx: BuildContext) -> None:
             db["wiki_pages"].update(page_ids[key], dict(page_counts))
 
     _insert_quoted_cr(ctx, quoted_by_page, page_ids, search_form)
-    _link_rulings(ctx, ruling_rows)
     for card_id, name_ja, text_ja in db.execute("select id, name_ja, text_ja from cards").fetchall():
         japanese = " ".join(filter(None, [name_ja, text_ja]))
         db["cards"].update(card_id, {"search_ja": search_form(japanese) if japanese else None})
     for table, columns in (("rulings", ["page_id"]), ("rulings", ["page_title"]), ("rulings", ["keyword"]),
-                           ("ruling_rules", ["release", "lang", "number"]), ("ruling_rules", ["ruling_id"]),
                            ("card_mentions", ["card_id"]), ("card_mentions", ["page_id"]),
                            ("wiki_card_blocks", ["card_id"]), ("wiki_pages", ["title"])):
         db[table].create_index(columns, if_not_exists=True)
@@ -567,31 +546,3 @@ def _insert_quoted_cr(ctx: BuildContext, quoted_by_page: dict, page_ids: dict, s
         "source": q.source, "line": q.line,
     } for q, stored, same in provenance), batch_size=500)
     # Their references are resolved with every other CR row's in the "finish CR" step.
-
-
-def _link_rulings(ctx: BuildContext, ruling_rows: list[tuple[int, Ruling, WikiPage]]) -> None:
-    """``ruling_rules``: numbers the ruling cites, its page's keyword rule, quoted subrules with the same text."""
-    db = ctx.db
-    quoted_subrules: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    for release, number, text in db.execute(
-            "select release, number, text from rules where lang = 'ja' and kind = 'subrule'"):
-        quoted_subrules[release].append((number, _normalise(text)))
-    rows = []
-    for ruling_id, r, page in ruling_rows:
-        release = page.quoted_release
-        for number in r.cited:
-            rows.append({"ruling_id": ruling_id, "release": release, "lang": "ja" if release else None,
-                         "number": number, "how": "cited", "cited": number, "score": None})
-        if page.quoted_keyword_rule:
-            rows.append({"ruling_id": ruling_id, "release": release, "lang": "ja",
-                         "number": page.quoted_keyword_rule, "how": "keyword rule", "cited": None, "score": None})
-            prefix = page.quoted_keyword_rule
-            text = _normalise(r.text)
-            for number, rule_text in quoted_subrules.get(release, []):
-                if number[:-1] != prefix:
-                    continue
-                score = difflib.SequenceMatcher(None, text, rule_text).ratio()
-                if score >= SAME_TEXT_RATIO:
-                    rows.append({"ruling_id": ruling_id, "release": release, "lang": "ja", "number": number,
-                                 "how": "same text", "cited": None, "score": round(score, 3)})
-    db["ruling_rules"].insert_all(rows, batch_size=1000)
