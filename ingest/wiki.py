@@ -358,13 +358,38 @@ def _lead(blocks: list, paths: list) -> tuple[str | None, str | None, str | None
 
 
 def _sets(blocks: list, paths: list) -> tuple[tuple[str, ...], str | None, bool]:
-    """(sets, as printed, exact?) from an infobox, else from a 登場セット section's line."""
+    """(sets, as printed, exact?) from an infobox, else from everything in the 登場セット section.
+
+    The section may hold one flattened line (names split on spaces: not exact), a list
+    (one set per item), a table (the first cell of each row) or one set per line.
+    """
     for box in (b for b in blocks if isinstance(b, Infobox)):
         if box.sets:
             return box.sets, box.sets_printed, box.sets_exact
+    found: list[str] = []
+    printed: list[str] = []
+    exact = True
+    ended = False  # rendered text: the infobox's 登場セット has no end but the lead sentence after it
     for block, path in zip(blocks, paths):
-        if isinstance(block, Paragraph) and path and path[-1].text == "登場セット":
-            return split_rendered_sets(block.text), block.text, False
+        if not path or path[-1].text != "登場セット":
+            ended = False
+            continue
+        if ended or (isinstance(block, Paragraph) and re.search(r"[。．]", block.text)):
+            ended = True
+            continue
+        if isinstance(block, ListItem) and block.text:
+            found.append(block.text)
+            printed.append(block.text)
+        elif isinstance(block, Infobox) and block.rows:
+            found += [row[0] for row in block.rows if row and row[0]]
+            printed += [" | ".join(row) for row in block.rows]
+        elif isinstance(block, Paragraph) and block.text:
+            names = split_rendered_sets(block.text)
+            exact = exact and len(names) == 1
+            found += names
+            printed.append(block.text)
+    if found:
+        return tuple(dict.fromkeys(found)), "\n".join(printed), exact
     return (), None, True
 
 

@@ -214,6 +214,8 @@ class Infobox:
     sets: tuple[str, ...] = ()
     sets_printed: str | None = None
     sets_exact: bool = True
+    # a table's data rows, cell by cell (a 登場セット table: set name, code, date…)
+    rows: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)

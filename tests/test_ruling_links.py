@@ -65,8 +65,8 @@ def test_issue_targets(scores):
 def test_a_cited_number_is_read_in_its_release_and_followed_to_today(kb_db):
     index = RuleIndex(kb_db.conn, *_newest(kb_db))
     linker = Linker(index)
-    # In 20240209 Discover was 701.55; today 701.55 is Face a Villainous Choice.
-    decision = linker.link(Ruling("See rule 701.55c.", "en", cite_in=(("en", "20240209"),)))
+    # In 20240202 Discover was 701.55; today 701.55 is Face a Villainous Choice.
+    decision = linker.link(Ruling("See rule 701.55c.", "en", cite_in=(("en", "20240202"),)))
     assert [(link.number, link.how, link.cited) for link in decision.links][:1] == [("701.57c", "cited", "701.55c")]
     decision = linker.link(Ruling("See rule 999.99z.", "en"))
     assert decision.unresolved == ["999.99z"]

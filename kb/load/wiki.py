@@ -381,9 +381,21 @@ def load_wiki(ctx: BuildContext) -> None:
             elif isinstance(r, CardBlock):
                 name_source = "printed" if r.name_en else None
                 card_id = None
-                if r.name_en:
-                    card_id = cards.find_or_add(r.name_en, r.source)
-                else:
+                name_en = r.name_en
+                if not name_en and r.name_ja:
+                    # named only in Japanese (《金脈発見》): the card name list knows its English name
+                    english = index.english_names_for(r.name_ja)
+                    if len(english) == 1:
+                        name_en, name_source = english[0], "card_names (from the Japanese name)"
+                    else:
+                        ctx.problems.append(IngestProblem(
+                            r.source, r.line, "warning", "card-block-japanese-name-unknown",
+                            f"a card box names the card only as {r.name_ja!r}, which the card name list "
+                            + ("does not have" if not english else f"gives {len(english)} English names") +
+                            "; it is kept without a card"))
+                if name_en:
+                    card_id = cards.find_or_add(name_en, r.source)
+                elif not r.name_ja:
                     card_id = cards.identify(r)
                     if card_id is not None:
                         name_source = "inferred from text"
@@ -402,7 +414,7 @@ def load_wiki(ctx: BuildContext) -> None:
                             " ja_text_source = ? where id = ? and text_ja is null",
                             [r.type_line, r.text, r.pt, r.cost_printed, f"{r.source}:{r.line}", card_id])
                 db["wiki_card_blocks"].insert({
-                    "page_id": page_id, "card_id": card_id, "position": r.position, "name_en": r.name_en,
+                    "page_id": page_id, "card_id": card_id, "position": r.position, "name_en": name_en,
                     "name_ja": r.name_ja, "name_source": name_source, "cost_printed": r.cost_printed,
                     "mana_cost": r.mana_cost, "mana_value": r.mana_value, "type_line": r.type_line,
                     "text": r.text, "pt": r.pt, "how": r.how, "truncated": int(r.truncated),
