@@ -58,6 +58,7 @@ class WikiPage:
     partial_reason: str | None
     source: str
     line: int
+    lang: str = "ja"  # the wiki's language: ja (mtgwiki.com) or en (mtg.wiki and its mirrors)
 
 
 @dataclass(frozen=True)
@@ -161,6 +162,7 @@ class QuotedRule:
     number: str
     source: str
     line: int
+    lang: str = "ja"
 
 
 # ---------------------------------------------------------------- document blocks
@@ -224,6 +226,7 @@ class QuoteStart:
 
     version_label: str
     line: int
+    lang: str = "ja"  # the English wiki quotes the English CR ("From the Comprehensive Rules (…)")
 
 
 @dataclass(frozen=True)

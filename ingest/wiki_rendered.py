@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from . import wiki_en
 from .card_costs import is_japanese_cost
 from .wiki_records import (
     CardBox, Heading, Infobox, ListItem, Note, Paragraph, QuoteLine, QuoteStart, WikiDocument,
@@ -47,9 +48,9 @@ TOP_LEVEL_SECTIONS = frozenset({
     "定義", "解説", "ルール", "開発秘話", "その他", "参考", "脚注", "関連", "関連項目",
     "登場セット", "ストーリー", "歴史", "ルーリング", "概要", "主な用途", "関連カード",
     "利用", "デッキ", "ストーリー上の扱い", "用例",
-})
+}) | wiki_en.SECTIONS
 # Sections whose bullets are rulings (and their sub-sections).
-RULING_SECTIONS = frozenset({"ルール", "ルーリング", "裁定"})
+RULING_SECTIONS = frozenset({"ルール", "ルーリング", "裁定"}) | wiki_en.RULING_SECTIONS
 
 _EDIT_MARK = "[編集]"
 _CHROME = re.compile(
@@ -90,7 +91,7 @@ def is_type_line(text: str) -> bool:
     >>> is_type_line("土地でないカード1枚が追放されるまで")
     False
     """
-    return bool(_TYPE_LINE.match(text.strip()))
+    return bool(_TYPE_LINE.match(text.strip())) or wiki_en.is_type_line(text)
 
 
 @dataclass(frozen=True)
@@ -166,7 +167,7 @@ def _looks_like_heading(text: str) -> bool:
 
 
 def _is_chrome(text: str) -> bool:
-    return bool(_CHROME.match(text))
+    return bool(_CHROME.match(text)) or bool(wiki_en.CHROME.match(text))
 
 
 def _is_stop(text: str) -> bool:
@@ -259,9 +260,13 @@ def parse_rendered(text: str, source: str, *, first_line: int = 1, revision: str
     if lines.peek() is not None and doc.title is None:
         number, raw = lines.peek()
         m = re.match(r"^「(?P<t>.+)」を編集中$", raw.strip())
-        doc.title = m.group("t") if m else raw.strip()
-        doc.line = number
-        lines.i += 1
+        lead = wiki_en.english_lead(raw.strip())
+        if lead:  # an English page copied from its lead sentence on: the name is its title
+            doc.title, doc.line = lead[0], number
+        else:
+            doc.title = m.group("t") if m else raw.strip()
+            doc.line = number
+            lines.i += 1
     blocks: list = []
     in_quote = False
     in_sets = False  # inside 登場セット: short lines there are set names, not headings
@@ -295,6 +300,18 @@ def parse_rendered(text: str, source: str, *, first_line: int = 1, revision: str
                 lines.i += 1
             continue
         if _is_chrome(stripped):
+            lines.i += 1
+            continue
+        edited = wiki_en.heading_with_edit_link(stripped)
+        if edited:  # "Rules[edit | edit source]": an English heading with its edit link
+            blocks.append(Heading(edited, None, number))
+            in_quote = in_sets = False
+            lines.i += 1
+            previous_blank = False
+            continue
+        if wiki_en.is_quote_start(stripped):
+            blocks.append(QuoteStart(wiki_en.quote_release(stripped) or "unknown", number, lang="en"))
+            in_quote = True
             lines.i += 1
             continue
         m = _REDIRECT.match(stripped)
@@ -336,7 +353,15 @@ def parse_rendered(text: str, source: str, *, first_line: int = 1, revision: str
             continue
         if parse_card_name_line(stripped) or (is_type_line(stripped) and _has_text_after(lines, blank_separated)) or (
                 parse_japanese_name_line(stripped) and _type_line_follows(lines, blank_separated)):
-            blocks.append(_read_card_box(lines, blank_separated))
+            box = _read_card_box(lines, blank_separated)
+            last_at = next((k for k in range(len(blocks) - 1, -1, -1) if blocks[k] is not None), None)
+            if box.name_en is None and box.name_ja is None and wiki_en.is_type_line(box.type_line or "") \
+                    and last_at is not None and isinstance(blocks[last_at], (Paragraph, Heading)) \
+                    and _EN_NAME.match(blocks[last_at].text) and len(blocks[last_at].text) <= 40:
+                # an English card box: the card's name is the line above its type line
+                box = replace(box, name_en=blocks[last_at].text, line=blocks[last_at].line)
+                del blocks[last_at]
+            blocks.append(box)
             previous_blank = False
             continue
         b = _BULLET.match(raw)
