@@ -49,6 +49,8 @@ LINK_TABLES: dict[str, dict] = {
         pk="id", foreign_keys=[("card_ruling_id", "card_rulings", "id")],
     ),
 }
+# Whether a card's keywords narrow only its rulings that name the keyword.
+KEYWORDS_IF_NAMED = False  # narrowing only named ones lost coverage for no precision (tune half)
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 _JA_DATE = re.compile(r"(?P<y>\d{4})年(?P<m>\d{1,2})月(?P<d>\d{1,2})日")
 _EN_DATE = re.compile(r"(?P<d>\d{1,2}) (?P<month>January|February|March|April|May|June|July|August|September"
@@ -228,7 +230,7 @@ def _card_rulings(db, index: RuleIndex) -> list[dict]:
         out.append({
             "id": rid, "source": source, "line": line, "written": list(written),
             "what": f"the {day} ruling of {card}",
-            "ruling": Ruling(text, "en", None, card_keywords.get(card_id, ()), written),
+            "ruling": Ruling(text, "en", None, card_keywords.get(card_id, ()), written, keywords_if_named=KEYWORDS_IF_NAMED),
         })
     return out
 

@@ -51,6 +51,9 @@ class Ruling:
     search_ja: str | None = None  # the Japanese search form (kb.japanese.search_form)
     keywords: tuple[str, ...] = ()  # English keyword titles of its page or card
     cite_in: tuple[tuple[str, str], ...] = ()  # (lang, release) to read cited numbers in, in order
+    # a card's keywords narrow only the rulings that name them (a card's other rulings are about
+    # its other text); a keyword page's keyword narrows every ruling on the page
+    keywords_if_named: bool = False
 
 
 @dataclass(frozen=True)
@@ -73,11 +76,12 @@ class Decision:
 class Linker:
     def __init__(self, index: RuleIndex, similarity: Similarity | None = None, *,
                  threshold: float = THRESHOLD, context_bonus: float = CONTEXT_BONUS,
-                 mention_bonus: float = MENTION_BONUS, second_ratio: float = SECOND_RATIO):
+                 mention_bonus: float = MENTION_BONUS, second_ratio: float = SECOND_RATIO, margin: float = 0.0):
         self.index = index
         self.similarity = similarity or LexicalSimilarity(index)
         self.threshold, self.context_bonus, self.mention_bonus = threshold, context_bonus, mention_bonus
         self.second_ratio = second_ratio
+        self.margin = margin
         self._recent: dict[tuple[str, str], dict[int, float]] = {}
 
     def _similar(self, ruling: Ruling) -> dict[int, float]:
@@ -126,6 +130,8 @@ class Linker:
         cited = self._cited(ruling, decision)
         context = self.context_keywords(ruling.keywords)
         mentioned = self.mentioned_keywords(ruling)
+        if ruling.keywords_if_named:
+            context = [k for k in context if k in mentioned]
         bonus: dict[int, float] = {}
         for kw in mentioned:
             factor = GENERIC_FACTOR if kw.generic else 1.0
@@ -143,7 +149,9 @@ class Linker:
         if scored:
             top, top_similarity = scored[0][0], scored[0][1]
             decision.best = (self.index.docs[scored[0][2]].number, round(top, 3))
-            for rank, (score, s, i) in enumerate(scored[:MAX_LINKS]):
+            if len(scored) > 1 and top - scored[1][0] < self.margin:
+                scored = []  # two rules almost as likely: better no link than a coin toss
+            for rank, (score, s, i) in enumerate(scored):
                 # the best, and others only when they are as similar in their own right
                 if score < self.threshold or (rank and (s < top_similarity * self.second_ratio
                                                         or bonus.get(i, 0.0) < bonus.get(scored[0][2], 0.0))):
