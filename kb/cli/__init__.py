@@ -216,11 +216,15 @@ def problems(severity, release, db, as_json):
 @cli.command()
 @click.option("--port", "-p", type=click.IntRange(0, 65535), default=8001, show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--public", is_flag=True,
+              help="For a server on the internet: no arbitrary SQL, no download of the database "
+                   "file, no CSV streams of whole tables, a 1 s limit on each query.")
 @db_option
-def serve(port, host, db):
+def serve(port, host, public, db):
     """Serve the database with Datasette (read-only) and the kb plugin.
 
-    Example:
+    The database file is all it needs; for a server on the internet add
+    --public (and --host 0.0.0.0). Example:
 
         kb serve --port 8001
     """
@@ -229,7 +233,7 @@ def serve(port, host, db):
     path = db_path(db)
     if not path.exists():
         raise click.ClickException(f"no database at {path}; build it first with `kb build`")
-    serve_database(path, host=host, port=port)
+    serve_database(path, host=host, port=port, public=public)
 
 
 def main() -> None:  # pragma: no cover - console entry point

@@ -193,7 +193,7 @@ def _release_of(row) -> str | None:
             value = row[key]
         except (KeyError, IndexError, TypeError):
             continue
-        if isinstance(value, str) and value.isdigit():
+        if isinstance(value, str) and re.fullmatch(r"[0-9]{8}", value):
             return value
     return None
 

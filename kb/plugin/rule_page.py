@@ -35,6 +35,7 @@ from kb.database import RuleNotFound, UnknownRelease, check_release
 from kb.rules import RuleView
 
 from . import links
+from .bounded import execute_bounded
 
 NUMBER = r"(?P<number>\d(?:\d\d(?:\.\d+[a-z]?)?)?)"
 _RELEASE = re.compile(r"\d{8}")
@@ -78,16 +79,26 @@ class PageCache:
 
 
 CACHE = PageCache()
+MISSES = PageCache(256)
 
 
 async def cached_read(db, key: tuple, read: Callable[[sqlite3.Connection], Any]) -> Any:
     """``read(conn)`` in Datasette's executor, kept per process when the database is immutable."""
     if db.is_mutable:
-        return await db.execute_fn(read)
+        return await execute_bounded(db, read)
     full_key = (db.path, *key)
     value = CACHE.get(full_key)
     if value is None:
-        value = await db.execute_fn(read)
+        missing = MISSES.get(full_key)
+        if missing is not None:
+            raise type(missing)(*missing.args)   # a fresh one: no traceback piles up on it
+        try:
+            value = await execute_bounded(db, read)
+        except LookupError as e:
+            # Not found in an immutable database stays not found: answer the next asker at once
+            # (kept apart, so a flood of missing pages can't push real pages out of CACHE).
+            MISSES.put(full_key, e)
+            raise
         CACHE.put(full_key, value)
     return value
 
