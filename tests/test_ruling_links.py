@@ -153,3 +153,22 @@ def _newest(kb_db) -> tuple[str, str]:
     en = kb_db.execute("select max(release) from releases where lang = 'en' and completeness = 'whole'").fetchone()[0]
     ja = kb_db.execute("select max(release) from releases where lang = 'ja' and completeness = 'whole'").fetchone()[0]
     return en, ja
+
+
+def test_many_at_once_decides_as_one_at_a_time(kb_db):
+    from kb.load.ruling_links import card_rulings, wiki_rulings
+
+    index = RuleIndex(kb_db.conn, *_newest(kb_db))
+    linker = Linker(index)
+    items = [i["ruling"] for i in card_rulings(kb_db, index)][:300] + [i["ruling"] for i in wiki_rulings(kb_db)]
+    many = [[(link.number, link.how, link.score) for link in d.links] for d in linker.link_many(items, batch=128)]
+    one = [[(link.number, link.how, link.score) for link in linker.link(r).links] for r in items]
+    assert many == one and any(many)
+
+
+async def test_a_ruling_row_links_back_to_its_rules(ds, db_name, kb_db):
+    ruling_id, linked = kb_db.execute("select id, linked_rules from rulings where linked_rules is not null"
+                                      " order by id limit 1").fetchone()
+    number = json.loads(linked)[0]
+    page = await ds.client.get(f"/{db_name}/rulings/{ruling_id}")
+    assert page.status_code == 200 and f'/-/rules/{number}"' in page.text

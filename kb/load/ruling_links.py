@@ -119,23 +119,18 @@ def load_ruling_links(ctx: BuildContext) -> None:
         return
     index = RuleIndex(db.conn, releases.newest_en, releases.newest_ja)
     linker = Linker(index)
-    cache: dict[tuple, object] = {}
-
-    def decide(ruling: Ruling):
-        key = (ruling.text, ruling.lang, ruling.keywords, ruling.cite_in)
-        if key not in cache:
-            cache[key] = linker.link(ruling)
-        return cache[key]
-
-    wiki = _wiki_rulings(db) if "rulings" in tables else []
-    cards = _card_rulings(db, index) if "card_rulings" in tables else []
+    wiki = wiki_rulings(db) if "rulings" in tables else []
+    cards = card_rulings(db, index) if "card_rulings" in tables else []
     with ctx.task("Linking rulings to rules", len(wiki) + len(cards)) as advance:
         for table, link_table, key_column, items in (
                 ("rulings", "ruling_rules", "ruling_id", wiki),
                 ("card_rulings", "card_ruling_rules", "card_ruling_id", cards)):
+            # identical rulings (one text on many cards with the same keywords) are decided once
+            distinct = list(dict.fromkeys(item["ruling"] for item in items))
+            decided = dict(zip(distinct, linker.link_many(distinct)))
             rows, updates = [], []
             for item in items:
-                decision = decide(item["ruling"])
+                decision = decided[item["ruling"]]
                 written = item["written"]
                 for link in decision.links:
                     base = {key_column: item["id"], "lineage_id": link.lineage_id, "how": link.how,
@@ -183,7 +178,7 @@ def _not_linked(item: dict, decision, threshold: float) -> IngestProblem:
                          f"{item['what']} is linked to no rule: {closest}")
 
 
-def _wiki_rulings(db) -> list[dict]:
+def wiki_rulings(db) -> list[dict]:
     pages = {r[0]: r[1:] for r in db.execute(
         "select id, name_en, kind, quoted_release, revision from wiki_pages")} if "wiki_pages" in db.table_names() else {}
     releases = _Releases(db.conn)
@@ -210,7 +205,7 @@ def _wiki_rulings(db) -> list[dict]:
     return out
 
 
-def _card_rulings(db, index: RuleIndex) -> list[dict]:
+def card_rulings(db, index: RuleIndex) -> list[dict]:
     releases = _Releases(db.conn)
     card_keywords: dict[int, tuple[str, ...]] = {}
     if "cards" in db.table_names():

@@ -119,14 +119,14 @@ def evaluate(conn, labels: list[Label], release: str, links_of) -> dict[tuple[st
 
 def live_links(conn, linker, kinds=("wiki", "card")):
     """A ``links_of`` that runs ``linker`` on the rulings as the build step would."""
-    from kb.load.ruling_links import _card_rulings, _wiki_rulings
+    from kb.load.ruling_links import card_rulings, wiki_rulings
 
     items: dict[tuple[str, int], object] = {}
     if "wiki" in kinds:
-        for item in _wiki_rulings(_Db(conn)):
+        for item in wiki_rulings(_Db(conn)):
             items[("wiki", item["id"])] = item["ruling"]
     if "card" in kinds:
-        for item in _card_rulings(_Db(conn), linker.index):
+        for item in card_rulings(_Db(conn), linker.index):
             items[("card", item["id"])] = item["ruling"]
     cache: dict = {}
 

@@ -95,6 +95,27 @@ class Linker:
             self._recent[key] = found
         return found
 
+    @staticmethod
+    def _best(similar, bonus: dict[int, float]) -> list[tuple[float, float, int]]:
+        """The MAX_LINKS best (score, similarity, doc) by similarity plus bonus."""
+        if isinstance(similar, dict):
+            return heapq.nlargest(MAX_LINKS, ((s + bonus.get(i, 0.0), s, i) for i, s in similar.items()))
+        import numpy as np
+
+        indexes, values = similar
+        if len(values) > MAX_LINKS:
+            top = np.argpartition(values, -MAX_LINKS)[-MAX_LINKS:]
+        else:
+            top = np.arange(len(values))
+        candidates = {int(indexes[k]): float(values[k]) for k in top}
+        if bonus:
+            wanted = np.fromiter(bonus, dtype=indexes.dtype if len(indexes) else np.int64)
+            where = np.searchsorted(indexes, wanted)
+            for doc, w in zip(wanted.tolist(), where.tolist()):
+                if w < len(indexes) and indexes[w] == doc:  # a rule sharing no word gets no bonus
+                    candidates.setdefault(doc, float(values[w]))
+        return heapq.nlargest(MAX_LINKS, ((s + bonus.get(i, 0.0), s, i) for i, s in candidates.items()))
+
     def context_keywords(self, names: tuple[str, ...]) -> list[Keyword]:
         return [k for k in (self.index.keyword(n) for n in names) if k is not None]
 
@@ -125,7 +146,19 @@ class Linker:
             links.append(Link(lineage, self.index.docs[doc].number, "cited", 1.0, None, citation.number))
         return links
 
-    def link(self, ruling: Ruling) -> Decision:
+    def link_many(self, rulings: list[Ruling], batch: int = 2000) -> list[Decision]:
+        """Decide many rulings, computing their similarities together where the similarity can."""
+        many = getattr(self.similarity, "scores_many", None)
+        out: list[Decision] = []
+        for start in range(0, len(rulings), batch):
+            part = rulings[start:start + batch]
+            similarities = many(part) if many else [None] * len(part)
+            out += [self.link(r, similar=s) for r, s in zip(part, similarities)]
+        return out
+
+    def link(self, ruling: Ruling, *, similar=None) -> Decision:
+        """Decide one ruling; ``similar`` is its similarity if already computed (``{doc: score}``, or
+        ``(doc indexes, scores)`` arrays sorted by doc index)."""
         decision = Decision()
         cited = self._cited(ruling, decision)
         context = self.context_keywords(ruling.keywords)
@@ -142,8 +175,7 @@ class Linker:
             for k, i in enumerate(kw.members):
                 prior = DEFINITION_PRIOR if k == 0 else 0.0
                 bonus[i] = max(bonus.get(i, 0.0), self.context_bonus * factor + prior)
-        similar = self._similar(ruling)
-        scored = heapq.nlargest(MAX_LINKS, ((s + bonus.get(i, 0.0), s, i) for i, s in similar.items()))
+        scored = self._best(similar if similar is not None else self._similar(ruling), bonus)
         links = list(cited)
         seen = {link.lineage_id for link in links}
         if scored:

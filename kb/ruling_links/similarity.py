@@ -31,6 +31,9 @@ class RulingText(Protocol):
 
 
 class Similarity(Protocol):
+    """``scores`` for one ruling; a similarity may also have ``scores_many(rulings)`` returning, per
+    ruling, ``(doc indexes, scores)`` arrays (or a dict), which the linker uses for many at once."""
+
     name: str
 
     def scores(self, ruling: RulingText) -> dict[int, float]: ...
@@ -73,6 +76,22 @@ class LexicalSimilarity:
 
     def translate(self, search_ja: str) -> list[str]:
         return [s for key in japanese_terms(search_ja) for s in self.ja_to_en.get(key, ())]
+
+    def scores_many(self, rulings: list[RulingText]) -> list:
+        """Per ruling, ``(doc indexes, scores)`` arrays for English rulings (one matrix product for
+        all of them), a dict for Japanese ones."""
+        english = [k for k, r in enumerate(rulings) if r.lang != "ja"]
+        product = self.index.en.scores_many([with_pairs(english_terms(rulings[k].text)) for k in english])
+        out: list = [None] * len(rulings)
+        if product is None:
+            return [self.scores(r) for r in rulings]
+        for row, k in enumerate(english):
+            start, end = product.indptr[row], product.indptr[row + 1]
+            out[k] = (product.indices[start:end], product.data[start:end])
+        for k, r in enumerate(rulings):
+            if out[k] is None:
+                out[k] = self.scores(r)
+        return out
 
     def scores(self, ruling: RulingText) -> dict[int, float]:
         if ruling.lang != "ja":
