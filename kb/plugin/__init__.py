@@ -26,6 +26,7 @@ from datasette import hookimpl
 
 from . import (
     connection_limits,
+    contents_page,
     errors,
     guard,
     home,
@@ -70,7 +71,7 @@ def render_cell(row, value, column, table, database, datasette):
 
 @hookimpl
 def register_routes():
-    routes = home.ROUTES + rule_page.ROUTES + keyword_page.ROUTES + resolution.ROUTES + search_page.ROUTES
+    routes = home.ROUTES + contents_page.ROUTES + rule_page.ROUTES + keyword_page.ROUTES + resolution.ROUTES + search_page.ROUTES
     if diff_page is not None:
         routes += diff_page.ROUTES
     return routes
@@ -92,8 +93,22 @@ def startup():
     errors.quiet_default_handler()
 
     async def inner():
-        # Read the card pool and scenarios before the first run is asked for.
         loop = asyncio.get_running_loop()
+        # The segmenters load their dictionaries and models on first use (Kiwi takes seconds):
+        # load them before the server accepts a request, or the first searches run past their
+        # time limit. Then read the card pool and scenarios before the first run is asked for.
+        await loop.run_in_executor(None, warm_segmenters)
         loop.run_in_executor(None, resolution.warm)
 
     return inner
+
+
+def warm_segmenters() -> None:
+    """Segment a word in each language once, so every dictionary and model is loaded."""
+    import importlib
+
+    for module, word in (("kb.japanese", "発見"), ("kb.chinese", "倾探"), ("kb.korean", "탐색")):
+        try:
+            importlib.import_module(module).search_form(word)
+        except ImportError:  # a segmenter that is not installed: its language is searched without it
+            pass

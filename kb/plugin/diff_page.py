@@ -98,8 +98,12 @@ async def diff_view(datasette, request):
 async def _error(datasette, request, as_json, message, params):
     if as_json:
         return Response.json({"ok": False, "error": message}, status=400)
+    # The form stays usable after a bad release: its pickers list the releases as always.
+    lang = params.get("lang") or "en"
+    releases = await datasette.get_database().execute_fn(lambda conn: _releases(conn, lang))
     html = await datasette.render_template(
-        "kb_diff.html", {"diff": None, "params": params, "releases": [], "shown": SHOWN, "error": message},
+        "kb_diff.html", {"diff": None, "params": params or {"lang": lang}, "releases": releases,
+                         "shown": SHOWN, "error": message},
         request=request)
     return Response.html(html, status=400)
 
