@@ -64,6 +64,8 @@ class Keyword:
     pattern: re.Pattern | None = None  # finds the keyword in English text
 
 
+# How many times an example's words count (0: examples are left out).
+EXAMPLE_WEIGHT = 1
 # A word in more than this share of the rules tells little and costs much: a query skips its postings
 # (its weight still counts in the query's length).
 COMMON_SHARE = 0.03
@@ -181,6 +183,19 @@ class RuleIndex:
         en_terms: list[list[str] | None] = []
         ja_terms: list[list[str] | None] = []
         titles: dict[str, tuple[str, str | None]] = {}  # number -> (title_en, parent)
+        # A rule's examples tell the situations it decides, often with the very cards rulings
+        # are about (701.23c's Lobotomy): their words count with the rule's, at EXAMPLE_WEIGHT.
+        examples_en: dict[str, list[str]] = defaultdict(list)
+        examples_ja: dict[str, list[str]] = defaultdict(list)
+        if EXAMPLE_WEIGHT:
+            for rule_number, text in conn.execute(
+                    "select rule_number, text from examples where lang = 'en' and release = ?", [release_en]):
+                examples_en[rule_number].append(text)
+            if release_ja:
+                for rule_number, search_ja in conn.execute(
+                        "select rule_number, coalesce(search_ja, '') from examples where lang = 'ja' and release = ?",
+                        [release_ja]):
+                    examples_ja[rule_number].append(search_ja)
         for number, kind, parent, title, text in conn.execute(
                 "select number, kind, parent, title, text from rules where lang = 'en' and release = ?"
                 " order by position", [release_en]):
@@ -196,8 +211,11 @@ class RuleIndex:
             self.by_number[number] = len(self.docs)
             self.by_lineage[lid] = len(self.docs)
             self.docs.append(doc)
-            en_terms.append(with_pairs(english_terms(text)))
-            ja_terms.append(with_pairs(japanese_terms(ja[2])) if ja else None)
+            en_terms.append(with_pairs(english_terms(text))
+                            + [t for e in examples_en.get(number, ()) for t in english_terms(e)] * EXAMPLE_WEIGHT)
+            ja_terms.append(with_pairs(japanese_terms(ja[2]))
+                            + [t for e in examples_ja.get(ja[0], ()) for t in japanese_terms(e)] * EXAMPLE_WEIGHT
+                            if ja else None)
         self.en = VectorIndex(en_terms)
         self.ja = VectorIndex(ja_terms)
         self.keywords = self._keywords(titles, lineage_of)

@@ -29,7 +29,7 @@ from ingest.rule_refs import find_citations
 from .index import Keyword, RuleIndex
 from .similarity import LexicalSimilarity, Similarity
 
-THRESHOLD = 0.40
+THRESHOLD = 0.35
 # A candidate under a keyword of the ruling's page or card, and one the ruling itself names.
 CONTEXT_BONUS = 0.40
 MENTION_BONUS = 0.10
@@ -38,7 +38,7 @@ GENERIC_FACTOR = 0.3
 SECOND_RATIO = 1.0  # one link each: a second, even as similar, was more often wrong (tune half)
 # The first subrule of a keyword is its definition: a ruling about the keyword applies it unless
 # another of its subrules says more precisely what the ruling is about.
-DEFINITION_PRIOR = 0.3
+DEFINITION_PRIOR = 0.2
 MAX_LINKS = 3
 
 
