@@ -48,7 +48,8 @@ def rulings_command(number, release, lang, limit, db, as_json):
         where = f"{r['page_title']} (wiki)" if r["kind"] == "wiki" else f"{r['card']} {r['date']}"
         links = "; ".join(
             f"{link['number']} {link['how']} {link['score']:.2f}"
-            + (f", written for {link['written']['number']} ({link['written']['release']})" if link["written"] else "")
+            + (f", written for {link['written']['number']} ({link['written']['release']} {link['written']['lang']})"
+               if link["written"] and link["written"]["number"] != link["number"] else "")
             for link in r["links"])
         click.echo(f"\n{where} [{links}]  {r['source']}:{r['line']}")
         click.echo(textwrap.fill(r["text"], width=100, initial_indent="  ", subsequent_indent="  "))
