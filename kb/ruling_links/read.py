@@ -11,6 +11,7 @@ of those rules, with how it was linked and the number it was linked to.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 MAX_RULINGS = 500
@@ -81,7 +82,11 @@ def rulings_of_rules(conn, lang: str, release: str, numbers: list[str], *, limit
             where = {"page_title": page, "section": section, "is_example": bool(is_example),
                      "preferred": bool(preferred)}
         else:
-            _, text, card, date, source, line, _, _, _, card_id = row
+            _, text, card, date, sources, line, _, _, _, card_id = row
+            try:
+                source = (json.loads(sources or "[]") or [None])[0]  # the first file that has the ruling
+            except ValueError:
+                source = sources
             where = {"card": card, "date": date, "card_id": card_id}
         out.append({"kind": kind, "id": ruling_id, "text": text,
                     "lang": "ja" if any("\u3040" <= ch <= "\u9fff" for ch in text or "") else "en",
