@@ -13,6 +13,9 @@ seeded random order) it times:
   each), against the same with scripted first-legal choices and against a naive
   discover on plain lists (no model, no log, no undo) — what the model's
   bookkeeping costs;
+- casting and resolving with the engine: Merfolk Branchwalker cast with mana from two Forests, resolved,
+  exploring, Wildgrowth Walker's trigger resolved (per second, rolled back after each), against casting the same
+  card without paying and not resolving it (round 1's only path);
 - running every scenario of ``data/scenarios`` once (the tests' input).
 
 As perft prints a count per move, each exploration prints its outcome count
@@ -35,6 +38,10 @@ from executable_rules.actions.discover import discover  # noqa: E402
 from executable_rules.actions.search import CardQuery, Find, search  # noqa: E402
 from executable_rules.card_pool import load_card_pool  # noqa: E402
 from executable_rules.choices import RandomChooser, _Replay, explore, first_legal  # noqa: E402
+from executable_rules.actions.cast import cast_without_paying  # noqa: E402
+from executable_rules.engine.game import new_game  # noqa: E402
+from executable_rules.engine.stack import cast_spell  # noqa: E402
+from executable_rules.engine.turn import resolve_stack  # noqa: E402
 from executable_rules.model import GameState, ZoneKind  # noqa: E402
 from executable_rules.scenarios import load_scenarios, run_scenario  # noqa: E402
 from kb.corpus import find_corpus  # noqa: E402
@@ -161,6 +168,32 @@ def main() -> None:
     print(f"{'model, first legal choice':36} {scripted_rate:>11,.0f}")
     print(f"{'baseline: naive discover on lists':36} {naive_rate:>11,.0f}   "
           f"(the model costs {naive_rate / model_rate:.0f}x: log, undo, decisions, rule checks)")
+
+    pool = load_card_pool(find_corpus())
+    game = new_game(["you", "opponent"], seed=args.seed)
+    for name in ("Forest", "Forest", "Wildgrowth Walker"):
+        game.add_card(pool.find(name), "you", ZoneKind.BATTLEFIELD)
+    branchwalker = game.add_card(pool.find("Merfolk Branchwalker"), "you", ZoneKind.HAND)
+    for name in ("Giant Growth", "Forest", "Island"):
+        game.add_card(pool.find(name), "you", ZoneKind.LIBRARY)
+    game._undo.clear()
+    start = game.checkpoint()
+
+    def cast_and_resolve(i: int) -> None:
+        cast_spell(game, "you", branchwalker, choose=first_legal)
+        resolve_stack(game, first_legal)
+        game.rollback(start)
+
+    def cast_free(i: int) -> None:
+        cast_without_paying(game, "you", branchwalker)
+        game.rollback(start)
+
+    cast_and_resolve(0)
+    resolved_rate = rate(cast_and_resolve, args.seconds)
+    free_rate = rate(cast_free, args.seconds)
+    print(f"\n{'cast, pay from lands, resolve, explore, trigger':50} {resolved_rate:>9,.0f}/s")
+    print(f"{'baseline: cast without paying, not resolved':50} {free_rate:>9,.0f}/s   "
+          f"(resolving costs {free_rate / resolved_rate:.0f}x: payment, the stack, triggers, layers)")
 
     scenarios = load_scenarios()
     seconds, results = timed(lambda: [run_scenario(s) for s in scenarios], repeat=1)

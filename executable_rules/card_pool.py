@@ -36,14 +36,22 @@ from __future__ import annotations
 
 import difflib
 import functools
+import hashlib
+import os
+import pickle
+import threading
 import json
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
-from ingest.records import SourceError
+from ingest.cards import CardName, ForgeFace, card_files, parse_forge_script, parse_jpname, parse_oracle_records
+from ingest.cards import __file__ as ingest_cards_file
+from ingest.cards import CardRuling as IngestRuling
+from ingest.cards import OracleCard as IngestOracleCard
+from ingest.records import IngestProblem, SourceError
 
 from .model import (
     CARD_TYPES,
@@ -93,18 +101,48 @@ class CardPool:
     aliases: dict[str, str]
     #: (source, line, message) for each hand-written card that yielded to the corpus's record of it.
     warnings: list[tuple[str, int, str]] = field(default_factory=list)
+    #: Where to look for a card the pool doesn't hold (the served database's ``cards`` table), or None.
+    fallback: Callable[[str], OracleCard | None] | None = field(default=None, repr=False, compare=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    #: While not None, the name of every card :meth:`find` returned (what a set of scenarios uses).
+    seen: set[str] | None = field(default=None, repr=False, compare=False)
 
     def find(self, name: str) -> OracleCard:
         """The card called ``name``; :class:`UnknownCard` with a suggestion if there is none."""
         key = self.aliases.get(name.casefold())
         if key is not None:
+            if self.seen is not None:
+                self.seen.add(key)
             return self.cards[key]
+        if self._fetch(name):
+            return self.find(name)
         near = difflib.get_close_matches(name, list(self.cards), n=1, cutoff=0.6)
         hint = f'; did you mean "{near[0]}"?' if near else "; add it to data/cards.toml"
         raise UnknownCard(f'unknown card "{name}"{hint}')
 
     def __contains__(self, name: str) -> bool:
-        return name.casefold() in self.aliases
+        return name.casefold() in self.aliases or self._fetch(name)
+
+    def _fetch(self, name: str) -> bool:
+        """Ask the fallback for ``name`` and keep what it gives."""
+        if self.fallback is None:
+            return False
+        card = self.fallback(name)
+        if card is None:
+            return False
+        with self._lock:
+            self.cards.setdefault(card.name, card)
+            self.aliases.setdefault(card.name.casefold(), card.name)
+            self.aliases.setdefault(name.casefold(), card.name)
+            if card.name_ja:
+                self.aliases.setdefault(card.name_ja.casefold(), card.name)
+        return True
+
+    @property
+    def curated(self) -> list[OracleCard]:
+        """The cards of the corpus's curated subsets (``cards/oracle_xml``, ``cards/forge``) and ``data/cards.toml``:
+        the cards chosen for the keyword pages and scenarios, as opposed to the whole Oracle database."""
+        return [c for c in self.cards.values() if not c.source.startswith("cards/oracle_sets/")]
 
     def uses_actions(self, card: OracleCard) -> bool:
         """Whether the card's text uses one of the actions (its own name and other cards' names aside).
@@ -115,14 +153,24 @@ class CardPool:
         (True, False)
         """
         text = card.text
-        for name in sorted(self.cards, key=len, reverse=True):
+        for name in self._named_like_actions():
             if name in text:
                 text = text.replace(name, "CARDNAME")
         return bool(ACTION_WORDS.search(text))
 
+    @functools.cached_property
+    def _action_names(self) -> list[str]:
+        return sorted((n for n in self.cards if ACTION_WORDS.search(n)), key=len, reverse=True)
+
+    def _named_like_actions(self) -> list[str]:
+        """Card names that contain an action word ("Search for Azcanta"), longest first."""
+        return self._action_names
+
     def rulings_about_actions(self) -> list[CardRuling]:
-        """The rulings of every card whose text uses one of the actions."""
-        return [r for r in self.rulings if self.uses_actions(self.cards[r.card])]
+        """The rulings, in the curated card files, of every curated card whose text uses one of the actions."""
+        curated = {c.name for c in self.curated}
+        return [r for r in self.rulings if r.card in curated and r.card in self.cards
+                and not r.source.startswith("cards/oracle_sets/") and self.uses_actions(self.cards[r.card])]
 
 
 # ---------------------------------------------------------------- reading text into faces
@@ -160,7 +208,7 @@ def split_type_line(type_line: str) -> tuple[frozenset[str], tuple[str, ...], fr
 
 
 _TARGET = re.compile(
-    r"\b(any target|target (?:nonland |nonbasic |attacking |tapped |untapped )?"
+    r"\b(any target|one or two targets|target (?:nonland |nonbasic |attacking |tapped |untapped )?"
     r"(creature|artifact|enchantment|land|planeswalker|player|opponent|permanent|spell|card))",
     re.IGNORECASE,
 )
@@ -182,7 +230,7 @@ def spell_properties(text: str, types: frozenset[str]) -> tuple[str | None, tupl
     target = None
     m = _TARGET.search(text.split("\n(")[0])
     if m:
-        target = "any" if m.group(1).lower() == "any target" else m.group(2).lower()
+        target = "any" if m.group(1).lower() in ("any target", "one or two targets") else m.group(2).lower()
     costs = []
     for kind, what in _ADDITIONAL.findall(text):
         kind = kind.lower()
@@ -211,74 +259,102 @@ def _card(name: str, layout: Layout, faces: tuple[Face, ...], source: str, line:
     m = re.search(r"\bDredge (\d+)", text)
     return OracleCard(
         name, layout, faces, dredge=int(m.group(1)) if m else None,
-        morph=_keyword_cost(text, "Morph"), disguise=_keyword_cost(text, "Disguise"),
+        morph=_keyword_cost(text, "Morph") or _keyword_cost(text, "Megamorph"), disguise=_keyword_cost(text, "Disguise"),
         indestructible=bool(re.search(r"^Indestructible\b", text, re.MULTILINE)),
         source=source, line=line,
     )
 
 
-# ---------------------------------------------------------------- the three sources
-
-_RECORD = re.compile(r"<Card>(.*?)</Card>", re.DOTALL)
+# ---------------------------------------------------------------- the corpus, through ingest.cards
 
 
-def _field(record: str, tag: str) -> str | None:
-    m = re.search(rf"<{tag}>(.*?)</{tag}>", record, re.DOTALL)
-    return m.group(1).strip() if m else None
+def corpus_card_files(corpus: Path) -> list[tuple[str, Path]]:
+    """The card files ``ingest.cards`` reads, and every set file of ``cards/oracle_sets/`` it doesn't read yet."""
+    files = card_files(corpus)
+    seen = {p for _, p in files}
+    files += [("oracle", p) for p in sorted((corpus / "cards" / "oracle_sets").glob("*.txt")) if p not in seen]
+    return files
 
 
-def iter_oracle_records(path: Path, display: str) -> Iterator[tuple[OracleCard, list[CardRuling]]]:
-    """Cards and their rulings from an XML-like oracle file."""
-    text = path.read_text(encoding="utf-8").replace("\r\n", "\n")
-    for m in _RECORD.finditer(text):
-        record = m.group(1)
-        line = text.count("\n", 0, m.start()) + 1
-        name = _field(record, "Name")
-        type_line = _field(record, "Type")
-        if not name or type_line is None:
-            raise SourceError(display, line, "a <Card> record without <Name> or <Type>")
-        card = _card(name, Layout.NORMAL, (_face(name, _field(record, "ManaCost"), type_line,
-                                                 _field(record, "CardText") or "", FaceKind.NORMAL),),
-                     display, line)
-        rulings = []
-        block = _field(record, "Rulings")
-        if block:
-            first = line + record[: record.index("<Rulings>")].count("\n")
-            for offset, ruling in enumerate(block.split("\n")):
-                rm = re.match(r"(\d{4})/(\d{2})/(\d{2}): (.*)", ruling)
-                if not rm:
-                    raise SourceError(display, first + offset, f"a ruling without a date: {ruling[:60]!r}")
-                rulings.append(CardRuling(name, f"{rm[1]}-{rm[2]}-{rm[3]}", rm[4], display, first + offset))
-        yield card, rulings
+_HALVES = re.compile(r"^(?P<half>.+?) \((?P<left>.+?)/(?P<right>.+?)\)$")
 
 
-def read_forge_script(path: Path, display: str) -> OracleCard:
-    """A card from a Forge script; ``ALTERNATE`` starts the second face."""
-    sections: list[dict[str, str]] = [{}]
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        if raw.strip() == "ALTERNATE":
-            sections.append({})
-        elif ":" in raw:
-            key, _, value = raw.partition(":")
-            sections[-1].setdefault(key.strip(), value.strip())
-    mode = sections[0].get("AlternateMode", "").lower()
-    layout = {"": Layout.NORMAL, "adventure": Layout.ADVENTURE, "omen": Layout.OMEN,
-              "modal": Layout.MODAL_DFC, "split": Layout.SPLIT}.get(mode)
-    if layout is None:
-        raise SourceError(display, None, f"AlternateMode:{mode} is not a layout the model knows")
-    kinds = {Layout.NORMAL: [FaceKind.NORMAL], Layout.ADVENTURE: [FaceKind.NORMAL, FaceKind.ADVENTURE],
-             Layout.OMEN: [FaceKind.NORMAL, FaceKind.OMEN], Layout.MODAL_DFC: [FaceKind.FRONT, FaceKind.BACK],
-             Layout.SPLIT: [FaceKind.LEFT, FaceKind.RIGHT]}[layout]
-    faces = []
-    for section, kind in zip(sections, kinds):
-        if "Name" not in section or "Types" not in section:
-            raise SourceError(display, None, "a Forge script section without Name: or Types:")
-        power, _, toughness = section.get("PT", "").partition("/")
-        cost = section.get("ManaCost")
-        faces.append(_face(section["Name"], None if cost in (None, "no cost") else cost, section["Types"],
-                           section.get("Oracle", "").replace("\\n", "\n"), kind, power or None, toughness or None))
-    name = " // ".join(f.name for f in faces) if layout is Layout.SPLIT else faces[0].name
-    return _card(name, layout, tuple(faces), display, 1)
+def cards_from_records(records: Iterable[object]) -> tuple[dict[str, OracleCard], list[CardRuling], dict[str, str],
+                                                            list[IngestProblem]]:
+    """Engine cards from ``ingest.cards`` records: Oracle records (the first of a name wins; the two halves of a
+    split card, ``OtherPart: Dawn (Dusk/Dawn)``, are joined), Forge scripts (a script with an ``ALTERNATE`` face is
+    the card with both its faces, as the Oracle records don't join adventures), rulings and Japanese names."""
+    oracle: dict[str, IngestOracleCard] = {}
+    forge: dict[str, list[ForgeFace]] = {}
+    rulings: dict[tuple[str, str, str], CardRuling] = {}
+    japanese: dict[str, str] = {}
+    problems: list[IngestProblem] = []
+    for r in records:
+        if isinstance(r, IngestOracleCard):
+            oracle.setdefault(r.name, r)
+        elif isinstance(r, ForgeFace):
+            forge.setdefault(r.card, []).append(r)
+        elif isinstance(r, IngestRuling):
+            rulings.setdefault((r.name, r.date, r.text), CardRuling(r.name, r.date, r.text, r.source, r.line))
+        elif isinstance(r, CardName) and r.name_ja:
+            japanese.setdefault(r.name_en, r.name_ja)
+        elif isinstance(r, IngestProblem):
+            problems.append(r)
+    cards: dict[str, OracleCard] = {}
+    joined: set[str] = set()
+
+    def face_of(r: IngestOracleCard, name: str, kind: FaceKind) -> Face:
+        return _face(name, r.mana_cost, r.type_line or "", r.text or "", kind, r.power, r.toughness)
+
+    for name, r in oracle.items():
+        if name in joined:
+            continue
+        halves = _HALVES.match(name)
+        back = oracle.get(r.other_part or "")
+        try:
+            if halves and halves["half"] == halves["left"]:
+                # A split card's halves are two records, "Dusk (Dusk/Dawn)" and "Dawn (Dusk/Dawn)" (Split Cards — CR 709).
+                right = oracle.get(f"{halves['right']} ({halves['left']}/{halves['right']})")
+                if right is None:
+                    continue
+                card = _card(f"{halves['left']} // {halves['right']}", Layout.SPLIT,
+                             (face_of(r, halves["left"], FaceKind.LEFT), face_of(right, halves["right"], FaceKind.RIGHT)),
+                             r.source, r.line)
+                joined |= {name, right.name}
+            elif halves:
+                continue                      # the right half: joined with its left half
+            elif back is not None and back.other_part == name and "Adventure" in (back.type_line or ""):
+                # An adventurer card: a creature and its Adventure, an instant or sorcery (Adventurer Cards — CR 715).
+                card = _card(name, Layout.ADVENTURE,
+                             (face_of(r, name, FaceKind.NORMAL), face_of(back, back.name, FaceKind.ADVENTURE)),
+                             r.source, r.line)
+                joined |= {name, back.name}
+            elif back is not None and back.other_part == name and back.mana_cost and r.mana_cost is not None \
+                    or back is not None and back.other_part == name and back.mana_cost and "Land" in (r.type_line or ""):
+                # Both faces castable or playable: a modal double-faced card (Double-Faced Cards — CR 712).
+                card = _card(f"{name} // {back.name}", Layout.MODAL_DFC,
+                             (face_of(r, name, FaceKind.FRONT), face_of(back, back.name, FaceKind.BACK)), r.source, r.line)
+                joined |= {name, back.name}
+            else:
+                card = _card(name, Layout.NORMAL, (face_of(r, name, FaceKind.NORMAL),), r.source, r.line)
+        except ValueError as e:
+            problems.append(IngestProblem(r.source, r.line, "warning", "engine-card", f"{name}: {e}; left out"))
+            continue
+        cards[card.name] = card
+    for name, scripts in forge.items():
+        mode = (scripts[0].alternate_mode or "").lower()
+        layout = {"": Layout.NORMAL, "adventure": Layout.ADVENTURE, "omen": Layout.OMEN, "modal": Layout.MODAL_DFC,
+                  "split": Layout.SPLIT}.get(mode)
+        if layout is None or (name in cards and layout is Layout.NORMAL):
+            continue
+        kinds = {Layout.NORMAL: [FaceKind.NORMAL], Layout.ADVENTURE: [FaceKind.NORMAL, FaceKind.ADVENTURE],
+                 Layout.OMEN: [FaceKind.NORMAL, FaceKind.OMEN], Layout.MODAL_DFC: [FaceKind.FRONT, FaceKind.BACK],
+                 Layout.SPLIT: [FaceKind.LEFT, FaceKind.RIGHT]}[layout]
+        built = tuple(_face(f.name, f.mana_cost, f.type_line or "", f.text or "", kind, f.power, f.toughness)
+                      for f, kind in zip(scripts, kinds))
+        full = " // ".join(f.name for f in built) if layout is Layout.SPLIT else built[0].name
+        cards[full] = _card(full, layout, built, scripts[0].source, scripts[0].line)
+    return cards, sorted(rulings.values(), key=lambda x: (x.card, x.date, x.text)), japanese, problems
 
 
 def _toml_line(text: str, name: str) -> int:
@@ -334,22 +410,122 @@ def read_cards_toml(path: Path, display: str = "data/cards.toml") -> Iterator[Or
         yield card
 
 
+# ---------------------------------------------------------------- cards as plain records (the database's engine_cards)
+
+
+def card_record(card: OracleCard) -> dict[str, Any]:
+    """A card as plain data (JSON-able), enough to rebuild it with :func:`card_from_record`."""
+    return {
+        "name": card.name, "layout": card.layout.value, "name_ja": card.name_ja, "source": card.source,
+        "line": card.line, "color_indicator": sorted(card.color_indicator) if card.color_indicator is not None else None,
+        "faces": [{"name": f.name, "mana_cost": str(f.mana_cost) if f.mana_cost else None, "type_line": f.type_line,
+                   "text": f.text, "power": f.power, "toughness": f.toughness, "kind": f.kind.name,
+                   "target": f.target} for f in card.faces],
+    }
+
+
+def card_from_record(record: dict[str, Any]) -> OracleCard:
+    """The card :func:`card_record` described; ``ValueError`` for a record that isn't one."""
+    try:
+        faces = tuple(replace(_face(f["name"], f.get("mana_cost"), f.get("type_line") or "", f.get("text") or "",
+                                    FaceKind[f.get("kind", "NORMAL")], f.get("power"), f.get("toughness")),
+                              target=f.get("target"))
+                      for f in record["faces"])
+        card = _card(record["name"], Layout(record.get("layout", "normal")), faces, record.get("source", ""),
+                     int(record.get("line") or 0))
+    except (KeyError, TypeError) as e:
+        raise ValueError(f"not a card record: {e}") from None
+    indicator = record.get("color_indicator")
+    return replace(card, name_ja=record.get("name_ja"),
+                   color_indicator=frozenset(indicator) if indicator is not None else None)
+
+
+def card_from_row(row: dict[str, Any], faces: list[dict[str, Any]] | None = None) -> OracleCard:
+    """A card from a row of the database's ``cards`` table (``name_en``, ``mana_cost``, ``type_line``, ``text``,
+    ``power``, ``toughness``, ``layout``) and its ``card_faces`` rows, if any."""
+    name = row["name_en"]
+    if faces and len(faces) > 1:
+        layout = {"adventure": Layout.ADVENTURE, "omen": Layout.OMEN, "modal": Layout.MODAL_DFC,
+                  "split": Layout.SPLIT}.get((row.get("layout") or "").lower(), Layout.NORMAL)
+        if layout is not Layout.NORMAL:
+            kinds = {Layout.ADVENTURE: [FaceKind.NORMAL, FaceKind.ADVENTURE], Layout.OMEN: [FaceKind.NORMAL, FaceKind.OMEN],
+                     Layout.MODAL_DFC: [FaceKind.FRONT, FaceKind.BACK], Layout.SPLIT: [FaceKind.LEFT, FaceKind.RIGHT]}[layout]
+            built = tuple(_face(f["name_en"], f.get("mana_cost"), f.get("type_line") or "", f.get("text") or "", kind,
+                                f.get("power"), f.get("toughness")) for f, kind in zip(faces, kinds))
+            return replace(_card(name, layout, built, "cards table", 0), name_ja=row.get("name_ja"))
+    face = _face(name, row.get("mana_cost"), row.get("type_line") or "", row.get("text") or "", FaceKind.NORMAL,
+                 row.get("power"), row.get("toughness"))
+    return replace(_card(name, Layout.NORMAL, (face,), "cards table", 0), name_ja=row.get("name_ja"))
+
+
+def pool_from_records(records: Iterable[dict[str, Any]],
+                      fallback: Callable[[str], OracleCard | None] | None = None) -> CardPool:
+    """A pool of the cards :func:`card_record` wrote (the served database's ``engine_cards``), with a fallback."""
+    cards = {}
+    for record in records:
+        card = card_from_record(record)
+        cards[card.name] = card
+    pool = build_pool(cards, [], {}, None)
+    pool.fallback = fallback
+    return pool
+
+
+def corpus_records(corpus: Path) -> Iterator[object]:
+    """Every card record of the corpus, read by ``ingest.cards``."""
+    parsers = {"jpname": parse_jpname, "oracle": parse_oracle_records, "forge": parse_forge_script}
+    for kind, path in corpus_card_files(corpus):
+        yield from parsers[kind](path, path.relative_to(corpus).as_posix())
+
+
+CACHE_DIR = Path(os.environ.get("KB_CACHE", Path.home() / ".cache" / "mtg-rules-kb")) / "card-pool"
+
+
+def _cache_key(corpus: Path) -> str:
+    """The card files (path, size, mtime) and this code's source: a cache from other files or code is never read."""
+    h = hashlib.sha256()
+    for kind, path in corpus_card_files(corpus):
+        stat = path.stat()
+        h.update(f"{kind}:{path.relative_to(corpus)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
+    for module in (__file__, Path(__file__).with_name("model.py"), Path(ingest_cards_file)):
+        h.update(Path(module).read_bytes())
+    return h.hexdigest()[:32]
+
+
+def _read_corpus_cards(corpus: Path) -> tuple[dict[str, OracleCard], list[CardRuling], dict[str, str]]:
+    """:func:`cards_from_records` of the corpus, from a cache under ``~/.cache/mtg-rules-kb`` when it is current
+    (reading the 24,000 cards of ``oracle_sets`` takes seconds; the cache, a fraction of one)."""
+    path = CACHE_DIR / f"{_cache_key(corpus)}.pickle"
+    try:
+        with path.open("rb") as f:
+            cached: tuple[dict[str, OracleCard], list[CardRuling], dict[str, str]] = pickle.load(f)
+        return cached
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError):
+        pass
+    cards, rulings, japanese, _ = cards_from_records(corpus_records(corpus))
+    plain = {name: replace(card) for name, card in cards.items()}    # no parsed abilities in the cache
+    try:
+        CACHE_DIR.mkdir(parents=True, exist_ok=True)
+        temp = path.with_suffix(f".tmp-{os.getpid()}")
+        with temp.open("wb") as f:
+            pickle.dump((plain, rulings, japanese), f, protocol=pickle.HIGHEST_PROTOCOL)
+        temp.replace(path)
+    except OSError:
+        pass    # a read-only home: no cache, just slower
+    return plain, rulings, japanese
+
+
 @functools.lru_cache(maxsize=4)
 def load_card_pool(corpus: Path, cards_toml: Path = CARDS_TOML) -> CardPool:
-    """Every card from the corpus and ``data/cards.toml``, with Japanese names and rulings."""
-    cards: dict[str, OracleCard] = {}
-    rulings: dict[tuple[str, str, str], CardRuling] = {}
+    """Every card of the corpus and ``data/cards.toml``, with Japanese names and rulings."""
+    cards, rulings, japanese = _read_corpus_cards(corpus)
+    return build_pool(dict(cards), rulings, japanese, cards_toml)
+
+
+def build_pool(cards: dict[str, OracleCard], rulings: list[CardRuling], japanese: dict[str, str],
+               cards_toml: Path | None = CARDS_TOML) -> CardPool:
+    """A pool from cards already read, the hand-written cards of ``cards_toml`` added where the corpus lacks them."""
     warnings: list[tuple[str, int, str]] = []
-    for path in sorted((corpus / "cards" / "oracle_xml").glob("*.txt")):
-        display = path.relative_to(corpus).as_posix()
-        for card, card_rulings in iter_oracle_records(path, display):
-            cards.setdefault(card.name, card)
-            for r in card_rulings:
-                rulings.setdefault((r.card, r.date, r.text), r)
-    for path in sorted((corpus / "cards" / "forge").glob("*.txt")):
-        card = read_forge_script(path, path.relative_to(corpus).as_posix())
-        cards.setdefault(card.name, card)
-    if cards_toml.exists():
+    if cards_toml is not None and cards_toml.exists():
         display = cards_toml.relative_to(PROJECT_ROOT).as_posix() if cards_toml.is_relative_to(PROJECT_ROOT) else str(cards_toml)
         for card in read_cards_toml(cards_toml, display):
             if card.name in cards:
@@ -359,11 +535,6 @@ def load_card_pool(corpus: Path, cards_toml: Path = CARDS_TOML) -> CardPool:
                                  f"remove it from {display}"))
                 continue
             cards[card.name] = card
-    japanese: dict[str, str] = {}
-    names_file = corpus / "cards" / "jpname_20250920.json"
-    if names_file.exists():
-        japanese = {k: v for k, v in json.loads(names_file.read_text(encoding="utf-8")).items()
-                    if v and v != "undefined"}
     aliases: dict[str, str] = {}
     for name, card in list(cards.items()):
         ja = card.name_ja or japanese.get(name)
@@ -379,4 +550,4 @@ def load_card_pool(corpus: Path, cards_toml: Path = CARDS_TOML) -> CardPool:
         if card.layout in (Layout.SPLIT, Layout.MODAL_DFC):
             for face in card.faces:
                 aliases.setdefault(face.name.casefold(), name)
-    return CardPool(cards, sorted(rulings.values(), key=lambda r: (r.card, r.date, r.text)), aliases, warnings)
+    return CardPool(cards, rulings, aliases, warnings)

@@ -29,6 +29,9 @@ CITATION_PATTERN = re.compile(r"(?P<keyword>[A-Z][A-Za-z' ,-]*?) — CR (?P<numb
 NUMBER_PATTERN = re.compile(r"^(?P<rule>\d{3})(?:\.(?P<numbered>\d+)(?P<letter>[a-z]?))?$")
 
 
+_CHECKED: set[str] = set()   # numbers already validated: citations are made on every event
+
+
 @dataclass(frozen=True)
 class Citation:
     """A rule named by the title it is under and its number in the newest CR."""
@@ -37,8 +40,10 @@ class Citation:
     number: str
 
     def __post_init__(self) -> None:
-        if not NUMBER_PATTERN.match(self.number):
-            raise ValueError(f"{self.number!r} is not a rule number such as 701.57a or 121.2")
+        if self.number not in _CHECKED:
+            if not NUMBER_PATTERN.match(self.number):
+                raise ValueError(f"{self.number!r} is not a rule number such as 701.57a or 121.2")
+            _CHECKED.add(self.number)
 
     def __str__(self) -> str:
         return f"{self.keyword} — CR {self.number}"

@@ -9,6 +9,7 @@
   at all (a typo, not a rules question); the message lists the options.
 - :class:`ExplorationLimit` — :func:`executable_rules.choices.explore` stopped
   because it reached its limit on outcomes or time.
+- :class:`Unimplemented` — the Oracle text is read (or not) but the engine can't carry it out yet.
 - :class:`ImpossibleState` — the model reached a state the rules can't produce:
   our bug, to be reported.
 
@@ -44,6 +45,10 @@ class UnknownOption(ValueError):
 
 class ExplorationLimit(RuntimeError):
     """Exploring every choice would take more outcomes or time than allowed."""
+
+
+class Unimplemented(NotImplementedError):
+    """The grammar read this text, but the engine can't carry it out yet: a scenario that needs it fails saying so."""
 
 
 class ImpossibleState(AssertionError):

@@ -36,10 +36,12 @@ from __future__ import annotations
 
 from typing import Literal, Sequence
 
-from . import abilities
+from .engine import static
 from .citation import Citation
 from .errors import IllegalChoice
-from .model import EventKind, FaceDown, GameState, ManaCost, pay
+from .choices import first_legal
+from .engine.mana import pay_mana
+from .model import EventKind, FaceDown, GameState, ManaCost
 
 RULES = {FaceDown.MANIFESTED: ("Manifest", "701.40"), FaceDown.CLOAKED: ("Cloak", "701.58")}
 
@@ -49,7 +51,7 @@ def put_onto_battlefield_face_down(state: GameState, player: str, card: int, kin
     keyword, number = RULES[kind]
     c = state.cards[card]
     source = state.zone_of(card).label
-    blocker = abilities.entering_prohibited_by(state, c, face_down=True)
+    blocker = static.entering_prohibited_by(state, c, face_down=True)
     if blocker:
         state.emit(EventKind.NOTHING, player, (card,), source=source,
                    detail=f"{blocker} prohibits the face-down 2/2 creature card from entering the battlefield: "
@@ -128,13 +130,20 @@ def turn_face_up(state: GameState, player: str, card: int,
         return False
     with state.action(f"turn {name} face up"):
         if cost is not None:
-            mana = state.player(player).mana
-            remaining = pay(mana, cost)
-            if remaining is None:
+            try:
+                pay_mana(state, player, cost, first_legal, f"turning {name} face up")
+            except IllegalChoice:
+                mana = state.player(player).mana
                 raise IllegalChoice(f"turn {name} face up", f"{player} can't pay {cost} with {''.join(mana) or 'no mana'}",
-                                    rule)
-            state.set(state.player(player), "mana", remaining)
+                                    rule) from None
         state.set(c, "face_down", None)
+        if via == "morph" and c.oracle.parsed.has_keyword("Morph") and any(
+                a.text.startswith("megamorph") for a in c.oracle.parsed.abilities):
+            # Megamorph: "as this permanent is turned face up, put a +1/+1 counter on it if its megamorph cost was
+            # paid to turn it face up" (Morph — CR 702.37b).
+            state.add_counters(card, "+1/+1", 1)
+            state.emit(EventKind.COUNTER, c.controller, (card,), detail="+1/+1 counter: its megamorph cost was paid",
+                       citation=Citation("Morph", "702.37b"))
         paid = f"paid {cost}; " if cost is not None else ""
         state.emit(EventKind.TURN_FACE_UP, c.controller, (card,), names=(name,),
                    detail=f"{paid}a special action: it doesn't use the stack", citation=rule)

@@ -100,7 +100,7 @@ def perform(state: GameState, player: str, instruction: Instruction, choose: Cho
             name = state.cards[answer.value].display_name
             state.move(answer.value, state.player(state.cards[answer.value].owner).graveyard)
             state.emit(EventKind.MOVE, who, (answer.value,), names=(name,), source="battlefield",
-                       destination=f"{state.cards[answer.value].owner}'s graveyard", detail="sacrificed")
+                       destination=state.zone_of(answer.value).label, detail="sacrificed")
     elif verb == "discard":
         hand = state.player(who).hand
         for _ in range(amount):
@@ -113,6 +113,6 @@ def perform(state: GameState, player: str, instruction: Instruction, choose: Cho
             name = state.cards[answer.value].display_name
             state.move(answer.value, state.player(who).graveyard)
             state.emit(EventKind.MOVE, who, (answer.value,), names=(name,), source=hand.label,
-                       destination=state.player(who).graveyard.label, detail="discarded")
+                       destination=state.zone_of(answer.value).label, detail="discarded")
     else:
         raise ValueError(f"unknown instruction {verb!r}; use one of {', '.join(VERBS)}")

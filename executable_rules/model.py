@@ -39,6 +39,7 @@ from typing import Any, Callable, Iterable, Iterator, Literal, Sequence
 
 from .citation import Citation
 from .errors import ImpossibleState
+from .oracle import ParsedCard, parse_card
 
 # --------------------------------------------------------------------------- zones
 
@@ -344,6 +345,8 @@ class OracleCard:
     indestructible: bool = False
     source: str = ""
     line: int = 0
+    color_indicator: frozenset[str] | None = None
+    is_token: bool = False
 
     @classmethod
     def simple(
@@ -409,6 +412,19 @@ class OracleCard:
     def text(self) -> str:
         return "\n//\n".join(f.text for f in self.faces)
 
+    @functools.cached_property
+    def parsed(self) -> ParsedCard:
+        """The abilities of its main face, read from its Oracle text by the grammar (:mod:`executable_rules.oracle`)."""
+        return parse_card(self.main.name, self.main.text)
+
+    @property
+    def colors(self) -> frozenset[str]:
+        """Its colours from its mana cost (Colors — CR 105.2, Mana Cost and Color — CR 202.2), or its colour indicator."""
+        if self.color_indicator is not None:
+            return self.color_indicator
+        cost = self.mana_cost
+        return frozenset(c for s in (cost.symbols if cost else ()) for c in s.split("/") if c in _COLORS)
+
 
 class FaceDown(enum.Enum):
     """Why a permanent is face down, which decides its face-down characteristics."""
@@ -438,6 +454,8 @@ class Card:
     face_down: FaceDown | None = None
     tapped: bool = False
     added_types: frozenset[str] = frozenset()
+    damage: int = 0
+    timestamp: int = 0
 
     def __repr__(self) -> str:
         return f"<Card #{self.id} {self.oracle.name} ({self.owner})>"
@@ -506,9 +524,13 @@ class Card:
             return None
         return base + self.counters.get("+1/+1", 0) - self.counters.get("-1/-1", 0)
 
+    @property
+    def is_token(self) -> bool:
+        return self.oracle.is_token
+
     def status(self) -> tuple[Any, ...]:
         return (self.controller, tuple(sorted(self.counters.items())), self.face_down,
-                self.tapped, self.added_types)
+                self.tapped, self.added_types, self.damage, self.timestamp)
 
 
 # --------------------------------------------------------------------------- stack objects and events
@@ -537,7 +559,7 @@ class Spell:
     x: int = 0
     without_paying: bool = False
     kicked: bool = False
-    targets: tuple[ObjectRef | str, ...] = ()
+    targets: tuple[ObjectRef | str | None, ...] = ()   # one per target phrase; None: an "up to" target not chosen
     paid: tuple[str, ...] = ()
 
     @property
@@ -557,6 +579,9 @@ class TriggeredAbility:
     event: Event
     id: int = 0
     targets: tuple[ObjectRef | str, ...] = ()
+    line: int = 0                 # the line of the source's Oracle text this ability is
+    activated: bool = False       # an activated ability (Activating Activated Abilities — CR 602) rather than triggered
+    x: int = 0
 
     @property
     def label(self) -> str:
@@ -602,6 +627,17 @@ class EventKind(str, enum.Enum):
     TURN_FACE_UP = "turn face up"
     CONTROL = "control"
     NOTHING = "nothing"
+    DAMAGE = "damage"
+    TAP = "tap"
+    UNTAP = "untap"
+    MANA = "mana"
+    CREATE = "create"
+    STEP = "step"
+    STATE_BASED = "state-based action"
+    SCRY = "scry"
+    EFFECT = "effect"
+    LOSE = "lose"
+    PAY = "pay"
 
 
 @dataclass(frozen=True)
@@ -643,6 +679,7 @@ class LastKnown:
     name: str | None
     types: frozenset[str]
     incarnation: int
+    face_down: bool = False
 
 
 # --------------------------------------------------------------------------- players and the game state
@@ -660,6 +697,10 @@ class Player:
     life: int = 20
     mana: tuple[str, ...] = ()
     drew_from_empty_library: bool = False
+    poison: int = 0
+    lost: bool = False
+    lands_played: int = 0
+    land_plays: int = 1       # lands this player may play this turn (Lands — CR 305.2)
 
     def zone(self, kind: ZoneKind) -> Zone:
         return {
@@ -671,11 +712,36 @@ class Player:
 _MISSING = object()
 
 
-@functools.lru_cache(maxsize=1)
-def _note_triggers() -> Callable[[GameState, Event], None]:
-    """:func:`executable_rules.abilities.note_triggers`, imported when first needed (it imports this module)."""
-    from .abilities import note_triggers
-    return note_triggers
+Watcher = Callable[["GameState", Event], None]
+"""Called with every event as it happens: how the engine notes triggered abilities (engine/triggers.py)."""
+
+MoveReplacement = Callable[["GameState", int, "Zone"], "tuple[Zone, Callable[[], None]] | None"]
+"""Asked before a card moves to a zone: ``None``, or the zone it goes to instead and what to do once it is there
+(replacement effects such as "shuffle it into its owner's library instead", engine/replacement.py)."""
+
+
+@dataclass(frozen=True)
+class ContinuousEffect:
+    """A continuous effect from a resolved spell or ability (Continuous Effects — CR 611.2).
+
+    ``layer`` is where it applies (Interaction of Continuous Effects — CR 613.1:
+    ``4`` type, ``5`` colour, ``6`` abilities, ``7b`` setting P/T, ``7c``
+    modifying it, ``7d`` switching); it affects the objects in ``affected``
+    (references, so a card that changes zones is no longer affected, Zones — CR 400.7);
+    ``duration`` is ``until end of turn`` (ends in the cleanup step, Cleanup Step — CR 514.2)
+    or ``indefinitely``.
+    """
+
+    source: str
+    layer: str
+    affected: tuple[ObjectRef, ...]
+    timestamp: int
+    power: int = 0
+    toughness: int = 0
+    colors: frozenset[str] | None = None
+    types: frozenset[str] = frozenset()
+    keywords: tuple[str, ...] = ()
+    duration: str = "until end of turn"
 
 
 @dataclass(eq=False)
@@ -702,8 +768,16 @@ class GameState:
     last_known: dict[int, LastKnown] = field(default_factory=dict)
     incarnation: dict[int, int] = field(default_factory=dict)
     once_each_turn: set[tuple[int, str]] = field(default_factory=set)
+    continuous: list[ContinuousEffect] = field(default_factory=list)
+    turn: int = 1
+    step: str = "precombat main"
+    turn_started: int = 0        # index in ``events`` where this turn began
+    kicked: set[tuple[int, int]] = field(default_factory=set)   # (card, incarnation) of permanents whose spell was kicked
+    watchers: list[Watcher] = field(default_factory=list)
+    move_replacements: list[MoveReplacement] = field(default_factory=list)
     history: list[tuple[str, int]] = field(default_factory=list)
     next_id: int = 1
+    next_timestamp: int = 0
     _depth: int = 0
     rolled_back_events: list[Event] = field(default_factory=list, repr=False)
     _where: dict[int, Zone] = field(default_factory=dict)
@@ -808,6 +882,9 @@ class GameState:
                 self.rng.setstate(entry[1])
             elif op == "discard":
                 entry[1].discard(entry[2])
+            elif op == "restore set":
+                entry[1].clear()
+                entry[1].update(entry[2])
             else:  # pragma: no cover - every op is handled above
                 raise ImpossibleState(f"unknown undo entry {op!r}")
 
@@ -869,6 +946,26 @@ class GameState:
         self.once_each_turn.add(key)
         self._undo.append(("discard", self.once_each_turn, key))
 
+    def mark_kicked(self, card: int) -> None:
+        """The permanent ``card`` now is entered from a kicked spell (Kicker — CR 702.33d)."""
+        key = (card, self.incarnation.get(card, 0))
+        self.kicked.add(key)
+        self._undo.append(("discard", self.kicked, key))
+
+    def clear_once_each_turn(self) -> None:
+        """A new turn: "only once each turn" abilities may trigger again."""
+        self._undo.append(("restore set", self.once_each_turn, set(self.once_each_turn)))
+        self.once_each_turn.clear()
+
+    def cease_to_exist(self, card: int) -> None:
+        """A token leaves the game for good (Tokens — CR 111.7)."""
+        zone = self._where[card]
+        index = zone.cards.index(card)
+        zone.cards.pop(index)
+        self._undo.append(("insert", zone.cards, index, card))
+        self.delete_item(self._where, card)
+        self.delete_item(self.cards, card)
+
     def random_order(self, items: list[int]) -> list[int]:
         """``items`` in a random order from the seeded generator (undoable)."""
         self._undo.append(("rng", self.rng.getstate()))
@@ -892,6 +989,7 @@ class GameState:
         self.set_item(self._where, card_id, target)
         if zone is ZoneKind.BATTLEFIELD:
             self.set(card, "controller", controller or owner)
+            self.set(card, "timestamp", self.stamp())
         return card_id
 
     def move(self, card: int, to: Zone, *, position: Literal["top", "bottom"] | int = "top",
@@ -905,6 +1003,12 @@ class GameState:
         (Face-Down Spells and Permanents — CR 708.9).
         """
         c = self.cards[card]
+        after: Callable[[], None] | None = None
+        for replacement in self.move_replacements:
+            instead = replacement(self, card, to)
+            if instead is not None:
+                to, after = instead
+                break
         if to.kind.is_per_player and to.owner != c.owner:
             raise ImpossibleState(f"{c.oracle.name} belongs in {c.owner}'s {to.kind.value}, not {to.label}")
         src = self._where[card]
@@ -913,18 +1017,19 @@ class GameState:
         self._undo.append(("insert", src.cards, index, card))
         if src.kind is ZoneKind.BATTLEFIELD:
             self.set_item(self.last_known, card, LastKnown(
-                c.controller or c.owner, c.name, c.types, self.incarnation.get(card, 0)))
+                c.controller or c.owner, c.name, c.types, self.incarnation.get(card, 0), c.face_down is not None))
             if c.face_down:
                 self.emit(EventKind.REVEAL, c.owner, (card,), source=src.label, detail="a face-down permanent leaving the battlefield is revealed",
                           citation=Citation("Face-Down Spells and Permanents", "708.9"))
         if src.kind is ZoneKind.STACK:
             self.delete_item(self.spells, card)
         for attr, fresh in (("controller", None), ("counters", {}), ("face_down", None),
-                            ("tapped", False), ("added_types", frozenset())):
+                            ("tapped", False), ("added_types", frozenset()), ("damage", 0), ("timestamp", 0)):
             if getattr(c, attr) != fresh:
                 self.set(c, attr, fresh if attr != "counters" else {})
         if to.kind is ZoneKind.BATTLEFIELD:
             self.set(c, "controller", controller or c.owner)
+            self.set(c, "timestamp", self.stamp())
             if face_down:
                 self.set(c, "face_down", face_down)
         self.set_item(self.incarnation, card, self.incarnation.get(card, 0) + 1)
@@ -937,6 +1042,8 @@ class GameState:
         to.cards.insert(index, card)
         self._undo.append(("pop", to.cards, index))
         self.set_item(self._where, card, to)
+        if after is not None:
+            after()
 
     def add_counters(self, card: int, kind: str, amount: int) -> None:
         c = self.cards[card]
@@ -952,9 +1059,14 @@ class GameState:
                       tuple(names) if names is not None else tuple(self.cards[c].display_name for c in cards),
                       source, destination, detail, citation, amount)
         self.append(self.events, event)
-        if self.battlefield.cards:
-            _note_triggers()(self, event)
+        for watcher in self.watchers:
+            watcher(self, event)
         return event
+
+    def stamp(self) -> int:
+        """The next timestamp (Interaction of Continuous Effects — CR 613.7)."""
+        self.set(self, "next_timestamp", self.next_timestamp + 1)
+        return self.next_timestamp
 
     # ---- copies, snapshots and consistency
 
@@ -964,13 +1076,14 @@ class GameState:
         new.rng.setstate(self.rng.getstate())
         for p, q in zip(self.players, new.players):
             q.life, q.mana, q.drew_from_empty_library = p.life, p.mana, p.drew_from_empty_library
+            q.poison, q.lost, q.lands_played, q.land_plays = p.poison, p.lost, p.lands_played, p.land_plays
         zones = {id(self.battlefield): new.battlefield, id(self.stack): new.stack, id(self.exile): new.exile}
         for p, q in zip(self.players, new.players):
             for kind in (ZoneKind.LIBRARY, ZoneKind.HAND, ZoneKind.GRAVEYARD, ZoneKind.OUTSIDE):
                 zones[id(p.zone(kind))] = q.zone(kind)
         for card_id, card in self.cards.items():
             new.cards[card_id] = Card(card.id, card.owner, card.oracle, card.controller, dict(card.counters),
-                                      card.face_down, card.tapped, card.added_types)
+                                      card.face_down, card.tapped, card.added_types, card.damage, card.timestamp)
         for zone_src in [self.battlefield, self.stack, self.exile] + [
             p.zone(k) for p in self.players for k in (ZoneKind.LIBRARY, ZoneKind.HAND, ZoneKind.GRAVEYARD, ZoneKind.OUTSIDE)
         ]:
@@ -987,7 +1100,13 @@ class GameState:
         new.last_known = dict(self.last_known)
         new.incarnation = dict(self.incarnation)
         new.once_each_turn = set(self.once_each_turn)
+        new.continuous = list(self.continuous)
+        new.turn, new.step, new.watchers = self.turn, self.step, list(self.watchers)
+        new.move_replacements = list(self.move_replacements)
+        new.turn_started = self.turn_started
+        new.kicked = set(self.kicked)
         new.next_id = self.next_id
+        new.next_timestamp = self.next_timestamp
         return new
 
     def snapshot(self) -> tuple[Any, ...]:
@@ -996,13 +1115,14 @@ class GameState:
             p.zone(k) for p in self.players for k in (ZoneKind.LIBRARY, ZoneKind.HAND, ZoneKind.GRAVEYARD, ZoneKind.OUTSIDE)
         ]
         return (
-            tuple((p.name, p.life, p.mana, p.drew_from_empty_library) for p in self.players),
+            tuple((p.name, p.life, p.mana, p.drew_from_empty_library, p.poison, p.lost, p.lands_played, p.land_plays)
+                  for p in self.players),
             tuple((z.label, tuple(z.cards)) for z in zones),
             tuple((c.id, c.status()) for c in self.cards.values()),
             tuple(sorted(self.spells.items())), tuple(sorted(self.abilities.items())),
             tuple(self.effects), tuple(self.events), tuple(self.pending_triggers),
             tuple(sorted(self.last_known.items())), tuple(sorted(self.incarnation.items())),
-            tuple(sorted(self.once_each_turn)), self.rng.getstate(),
+            tuple(sorted(self.once_each_turn)), tuple(self.continuous), self.turn, self.step, self.rng.getstate(),
         )
 
     def problems(self) -> list[str]:
@@ -1037,7 +1157,7 @@ class GameState:
                 if z.kind.is_per_player and z.owner != card.owner:
                     found.append(f"{card!r} is in {z.label}, not its owner's {z.kind.value}")
                 if z is not self.battlefield:
-                    if card.controller or card.counters or card.face_down or card.added_types or card.tapped:
+                    if card.controller or card.counters or card.face_down or card.added_types or card.tapped or card.damage:
                         found.append(f"{card!r} in {z.label} has a permanent's status {card.status()}")
                 else:
                     if not card.controller:

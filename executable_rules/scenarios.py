@@ -30,7 +30,6 @@ from typing import Any, Callable, Iterator, Sequence
 
 from ingest.records import SourceError
 
-from . import abilities
 from .actions import find_action, UnknownAction
 from .actions.cast import cast_without_paying
 from .actions.cloak import cloak
@@ -49,9 +48,14 @@ from .actions.villainous_choice import VillainousOption, face_villainous_choice
 from .card_pool import PROJECT_ROOT, CardPool, UnknownCard, load_card_pool
 from .choices import Chooser, Decision, Option, Scripted, decide, explore
 from .citation import Citation
-from .errors import ExplorationLimit, IllegalChoice, UnknownOption
+from .errors import ExplorationLimit, IllegalChoice, Unimplemented, UnknownOption
 from .face_down import turn_face_up
 from .instructions import VERBS, Instruction, is_possible, perform
+from .engine import stack as engine_stack
+from .engine import triggers as engine_triggers
+from .engine import turn as engine_turn
+from .engine.game import new_game
+from .engine.layers import characteristics
 from .model import Effect, EventKind, FaceDown, GameState, ObjectRef, ZoneKind
 
 SCENARIO_DIR = PROJECT_ROOT / "data" / "scenarios"
@@ -60,11 +64,13 @@ SOURCE_KINDS = {
     "cr-example": ("rule", "seq", "text"),
     "wiki-ruling": ("page", "text"),
     "card-ruling": ("card", "date", "text"),
+    "engine-test": ("project", "file", "test"),
     "own": (),
 }
+ENGINE_PROJECTS = ("XMage", "Forge", "phase.rs")
 SCENARIO_KEYS = {"id", "rule", "title", "source", "also", "seed", "explore", "decisions", "setup", "action",
                  "expect", "outcomes"}
-PLAYER_ZONES = {"library", "hand", "graveyard", "battlefield", "exile", "outside", "mana", "life"}
+PLAYER_ZONES = {"library", "hand", "graveyard", "battlefield", "exile", "outside", "mana", "life", "poison"}
 ZONE_NAMES = {"library": ZoneKind.LIBRARY, "hand": ZoneKind.HAND, "graveyard": ZoneKind.GRAVEYARD,
               "exile": ZoneKind.EXILE, "battlefield": ZoneKind.BATTLEFIELD, "outside": ZoneKind.OUTSIDE,
               "stack": ZoneKind.STACK}
@@ -155,8 +161,12 @@ def _display(path: Path) -> str:
 
 def load_scenario_file(path: Path, pool: CardPool | None = None) -> list[Scenario]:
     """The scenarios of one file; the file's name is the action (``discover.toml``)."""
-    display = _display(path)
-    text = path.read_text(encoding="utf-8")
+    return load_scenario_text(path.read_text(encoding="utf-8"), _display(path), pool)
+
+
+def load_scenario_text(text: str, display: str, pool: CardPool | None = None) -> list[Scenario]:
+    """The scenarios of one file's text (as the database's ``scenario_files`` keeps it); ``display`` is its path."""
+    path = Path(display)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -219,6 +229,8 @@ def _scenario(raw: dict[str, Any], module: ModuleType, path: str, line: int, end
     for key in SOURCE_KINDS[source["kind"]]:
         if key not in source:
             raise fail(f"a {source['kind']} source needs {key!r}", "source")
+    if source["kind"] == "engine-test" and source["project"] not in ENGINE_PROJECTS:
+        raise fail(f"engine-test project {source['project']!r}: one of {', '.join(ENGINE_PROJECTS)}", "source")
     if source["kind"] == "card-ruling":
         if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(source["date"])):
             raise fail(f"card ruling date {source['date']!r} is not YYYY-MM-DD", "source")
@@ -265,7 +277,7 @@ def _check_names(scenario: Scenario, pool: CardPool, fail: Callable[..., SourceE
         for zone, entries in zones.items():
             if zone not in PLAYER_ZONES:
                 raise fail(f"unknown zone {zone!r} for {player}{_closest(zone, sorted(PLAYER_ZONES))}", f"{player}.{zone}")
-            if zone in ("mana", "life"):
+            if zone in ("mana", "life", "poison"):
                 continue
             for entry in entries:
                 name = entry["card"] if isinstance(entry, dict) else entry
@@ -279,14 +291,20 @@ def _check_names(scenario: Scenario, pool: CardPool, fail: Callable[..., SourceE
                 _check_card(pool, name, fail, key)
 
 
-def load_scenarios(directory: Path = SCENARIO_DIR, pool: CardPool | None = None) -> list[Scenario]:
-    """Every scenario of every ``*.toml`` in ``directory`` (but ``out_of_scope.toml``); ids are unique."""
+def scenario_files(directory: Path = SCENARIO_DIR) -> list[tuple[str, str]]:
+    """(display path, text) of every scenario file of ``directory``, in order."""
+    return [(_display(p), p.read_text(encoding="utf-8")) for p in sorted(directory.glob("*.toml"))
+            if p.name != OUT_OF_SCOPE]
+
+
+def load_scenarios(directory: Path = SCENARIO_DIR, pool: CardPool | None = None,
+                   files: Sequence[tuple[str, str]] | None = None) -> list[Scenario]:
+    """Every scenario of every ``*.toml`` in ``directory`` (but ``out_of_scope.toml``), or of ``files``
+    ((path, text) pairs, as the database keeps them); ids are unique."""
     scenarios: list[Scenario] = []
     seen: dict[str, Scenario] = {}
-    for path in sorted(directory.glob("*.toml")):
-        if path.name == OUT_OF_SCOPE:
-            continue
-        for s in load_scenario_file(path, pool):
+    for display, text in (files if files is not None else scenario_files(directory)):
+        for s in load_scenario_text(text, display, pool):
             if s.id in seen:
                 first = seen[s.id]
                 raise SourceError(s.path, s.line, f"scenario id {s.id!r} is already used at {first.path}:{first.line}")
@@ -326,11 +344,20 @@ class ScenarioSetup:
         self.pool = pool
         setup = scenario.setup
         players = setup.get("players", ["you", "opponent"])
-        self.state = GameState.new(players, seed=scenario.seed, active=setup.get("active"))
+        self.state = new_game(players, seed=scenario.seed, active=setup.get("active"))
+        if "turn" in setup:
+            self.state.turn = int(setup["turn"])
+        if "step" in setup:
+            try:
+                self.state.step = engine_turn.step_name(str(setup["step"]))
+            except ValueError as e:
+                raise scenario.error("step", str(e)) from None
         self.names: dict[str, list[int]] = {}
         self.setup_zone: dict[int, Any] = {}
         for player in players:
             zones = setup.get(player, {})
+            if "poison" in zones:
+                self.state.player(player).poison = int(zones["poison"])
             for zone in ("library", "hand", "graveyard", "exile", "outside", "battlefield"):
                 for entry in zones.get(zone, []):
                     self._add(player, zone, entry)
@@ -344,7 +371,7 @@ class ScenarioSetup:
         for effect in setup.get("effects", []):
             name = effect if isinstance(effect, str) else effect["name"]
             controller = "you" if isinstance(effect, str) else effect.get("controller", "you")
-            self.state.effects.append(Effect(name, controller))
+            self.state.effects.append(Effect(name, controller, self.pool.find(name).text if name in self.pool else ""))
         self.state._undo.clear()
         self.refs = {name: [self.state.ref(c) for c in ids] for name, ids in self.names.items()}
 
@@ -362,6 +389,8 @@ class ScenarioSetup:
                 c.face_down = FaceDown(spec["face_down"])
             c.tapped = bool(spec.get("tapped", False))
             c.added_types = frozenset(spec.get("types", []))
+            if spec.get("damage"):
+                c.damage = int(spec["damage"])
         self.names.setdefault(oracle.name, []).append(card)
         self.setup_zone[card] = self.state.zone_of(card)
 
@@ -505,6 +534,10 @@ STEP_KEYS: dict[str, set[str]] = {
     "resolve_ability": {"name", "player", "targets", "effect"}, "exile_targets": set(),
     "choose_card": {"player", "zone", "remember", "not", "type"}, "choose_option": {"player", "options"},
     "destroy": {"card", "player"}, "effect": {"name", "player"},
+    "cast_spell": {"player", "card", "face", "x", "zone", "targets", "without_paying", "alternative"},
+    "activate": {"player", "card", "ability", "x", "targets"},
+    "play_land": {"player", "card"},
+    "resolve_stack": set(), "pass_to": {"step", "turn"}, "tap": {"card", "player"},
 }
 
 
@@ -516,7 +549,10 @@ def _run_step(run: ScenarioRun, step: dict[str, Any], choose: Chooser) -> None:
     for key in sorted(extra):
         raise run.fail(key, f"unknown key {key!r} for do = {do!r}{_closest(key, sorted(STEP_KEYS[do]))}")
     state = run.state
-    player = run.player(step) if do not in ("explore", "put_triggers", "resolve", "exile_targets") else "you"
+    player = run.player(step) if do not in ("explore", "put_triggers", "resolve", "exile_targets", "resolve_stack",
+                                            "pass_to") else "you"
+    if "targets" in step and do in ("cast_spell", "activate"):
+        choose = _Targets(run, step["targets"], choose)
     if do == "search":
         players = step.get("players", [player])
         finds = [_find(run, f) for f in step["finds"]] if "finds" in step else [_find(run, step)]
@@ -578,9 +614,45 @@ def _run_step(run: ScenarioRun, step: dict[str, Any], choose: Chooser) -> None:
         state.set(state.cards[card], "controller", player)
         state.emit(EventKind.CONTROL, player, (card,), detail=f"{player} gains control of it (the same object)")
     elif do == "put_triggers":
-        abilities.put_triggers_on_stack(state, choose)
+        engine_triggers.put_triggers_on_stack(state, choose)
     elif do == "resolve":
-        abilities.resolve_top(state, choose)
+        engine_turn.priority(state, choose)
+        engine_stack.resolve_top(state, choose)
+    elif do == "cast_spell":
+        engine_stack.cast_spell(state, player, run.card(step["card"], zone=step.get("zone", f"{player}.hand")),
+                                face=step.get("face"), x=int(step.get("x", 0)),
+                                without_paying=bool(step.get("without_paying", False)),
+                                alternative=bool(step.get("alternative", False)), choose=choose)
+    elif do == "activate":
+        engine_stack.activate(state, player, run.card(step["card"]), str(step.get("ability", "")),
+                              x=int(step.get("x", 0)), choose=choose)
+    elif do == "play_land":
+        from .engine.replacement import enter_battlefield
+        card = run.card(step["card"], zone=f"{player}.hand")
+        p = state.player(player)
+        if not state.cards[card].is_land:
+            raise IllegalChoice(f"play {state.cards[card].display_name}", "only a land card is played",
+                                Citation("Lands", "305.1"))
+        if p.lands_played >= p.land_plays or state.active != player or "main" not in state.step or state.stack.cards:
+            raise IllegalChoice(f"play {state.cards[card].display_name}", "a player may play a land in their own main "
+                                f"phase with an empty stack, {p.land_plays} per turn ({p.lands_played} played)",
+                                Citation("Lands", "305.2"))
+        state.set(p, "lands_played", p.lands_played + 1)
+        enter_battlefield(state, card, player, choose=choose, detail="played (a special action: Lands — CR 305.1)")
+    elif do == "tap":
+        card = run.card(step["card"])
+        if state.cards[card].tapped:
+            raise IllegalChoice(f"tap {state.cards[card].display_name}", "it is already tapped",
+                                Citation("Tap and Untap", "701.26a"))
+        state.set(state.cards[card], "tapped", True)
+        state.emit(EventKind.TAP, player, (card,), citation=Citation("Tap and Untap", "701.26a"))
+    elif do == "resolve_stack":
+        engine_turn.resolve_stack(state, choose)
+    elif do == "pass_to":
+        try:
+            engine_turn.pass_to(state, str(step["step"]), int(step["turn"]) if "turn" in step else None, choose)
+        except ValueError as e:
+            raise run.fail("step", str(e)) from None
     elif do == "resolve_ability":
         _resolve_ability(run, step, player, choose)
     elif do == "exile_targets":
@@ -621,7 +693,43 @@ def _run_step(run: ScenarioRun, step: dict[str, Any], choose: Chooser) -> None:
             state.emit(EventKind.MOVE, player, (card,), source="battlefield", destination=f"{c.owner}'s graveyard",
                        detail="destroyed")
     elif do == "effect":
-        state.append(state.effects, Effect(step["name"], player))
+        name = step["name"]
+        state.append(state.effects, Effect(name, player, run.setup.pool.find(name).text if name in run.setup.pool else ""))
+
+
+class _Targets:
+    """Answer "target for …" decisions from a step's ``targets`` (card names or player names), in order;
+    every other decision goes to the scenario's chooser."""
+
+    def __init__(self, run: ScenarioRun, names: Sequence[str], choose: Chooser):
+        self.names = list(names)
+        self.choose = choose
+        self.run = run
+
+    def __call__(self, decision: Decision) -> Option:
+        if decision.prompt.startswith("target for") and self.names:
+            name = self.names.pop(0)
+            label = f"target {self.run.setup.pool.find(name).name if name in self.run.setup.pool else name}"
+            option = decision.find(label)
+            if option is None:
+                raise UnknownOption(f"no target {name!r} for {decision.prompt!r}; the options are "
+                                    f"{[o.label for o in decision.legal_choices()] + [o.label for o in decision.illegal]}")
+            if not option.legal:
+                raise IllegalChoice(label, option.reason, option.citation)
+            return option
+        return self.choose(decision)
+
+    def observe(self, decision: Decision) -> None:
+        observe = getattr(self.choose, "observe", None)
+        if observe is not None:
+            observe(decision)
+
+    def forced(self, decision: Decision, only: Option) -> Option:
+        if decision.prompt.startswith("target for") and self.names:
+            self.names.pop(0)
+            return only
+        inner = getattr(self.choose, "forced", None)
+        return inner(decision, only) if inner is not None else only
 
 
 def _resolve_ability(run: ScenarioRun, step: dict[str, Any], player: str, choose: Chooser) -> None:
@@ -655,9 +763,10 @@ def _resolve_ability(run: ScenarioRun, step: dict[str, Any], player: str, choose
 # ------------------------------------------------------------------ expectations
 
 _PLAYER_KEYS = {"hand", "library", "library_top", "library_bottom", "graveyard", "outside", "life", "mana",
-                "drew_from_empty_library"}
+                "drew_from_empty_library", "battlefield", "lost", "poison", "library_count", "permanents"}
 _KEYS = {"battlefield", "exile", "stack", "counters", "face_down", "events", "no_events", "decisions_by", "spell",
-         "error", "termination", "decisions", "offered", "pending_triggers", "ward", "leaves", "tapped"}
+         "error", "termination", "decisions", "offered", "pending_triggers", "ward", "leaves", "tapped", "pt",
+         "colors", "triggered", "damage", "turn", "step", "untapped", "unimplemented"}
 
 
 def _names(state: GameState, cards: Sequence[int]) -> list[str]:
@@ -686,6 +795,17 @@ def _observe(state: GameState, key: str, player: str | None, expected: Any) -> A
             return "".join(f"{{{m}}}" for m in p.mana)
         if key == "drew_from_empty_library":
             return p.drew_from_empty_library
+        if key == "battlefield":
+            return sorted(_names(state, [c.id for c in state.permanents(player)]))
+        if key == "lost":
+            return p.lost
+        if key == "poison":
+            return p.poison
+        if key == "library_count":
+            return len(p.library.cards)
+        if key == "permanents":
+            names = _names(state, [c.id for c in state.permanents(player)])
+            return {name: names.count(name) for name in expected}
     if key == "battlefield":
         return sorted(_names(state, state.battlefield.cards))
     if key == "exile":
@@ -711,6 +831,26 @@ def _observe(state: GameState, key: str, player: str | None, expected: Any) -> A
         return found
     if key == "pending_triggers":
         return [t.label for t in state.pending_triggers]
+    if key in ("pt", "colors", "damage"):
+        found = {}
+        for name in expected:
+            cards = [c for c in state.battlefield.cards if state.cards[c].display_name == name
+                     or (state.cards[c].oracle.name == name and not state.cards[c].face_down)]
+            if not cards:
+                found[name] = None
+                continue
+            ch = characteristics(state, cards[0])
+            found[name] = (f"{ch.power}/{ch.toughness}" if key == "pt" else ch.color_names if key == "colors"
+                           else state.cards[cards[0]].damage)
+        return found
+    if key == "triggered":
+        return [e.names[0] for e in state.events if e.kind is EventKind.TRIGGER and e.names]
+    if key == "turn":
+        return state.turn
+    if key == "step":
+        return state.step
+    if key == "untapped":
+        return sorted(state.cards[c].display_name for c in state.battlefield.cards if not state.cards[c].tapped)
     if key == "spell":
         casts = [e for e in state.events if e.kind is EventKind.CAST]
         if not casts:
@@ -720,7 +860,7 @@ def _observe(state: GameState, key: str, player: str | None, expected: Any) -> A
             return {"name": casts[-1].names[0], "on_stack": False}
         value = {"name": spell.face.name, "mana_value": spell.mana_value, "x": spell.x, "kicked": spell.kicked,
                  "face": spell.face.kind.value, "without_paying": spell.without_paying,
-                 "targets": [t if isinstance(t, str) else state.cards[t.card].display_name for t in spell.targets],
+                 "targets": [t if isinstance(t, str) else state.cards[t.card].display_name for t in spell.targets if t is not None],
                  "paid": list(spell.paid), "on_stack": True}
         return {k: value[k] for k in expected} if isinstance(expected, dict) else value
     raise KeyError(key)
@@ -800,8 +940,11 @@ def _canonical(pool: CardPool, key: str, value: Any) -> Any:
             return n
         return pool.find(n).name
 
-    if key in ("hand", "graveyard", "outside", "battlefield", "exile", "library_bottom", "face_down", "tapped"):
+    if key in ("hand", "graveyard", "outside", "battlefield", "exile", "library_bottom", "face_down", "tapped",
+               "untapped"):
         return sorted(name(n) for n in value)
+    if key in ("pt", "colors", "damage", "permanents"):
+        return {name(k): v for k, v in value.items()}
     if key in ("library", "library_top"):
         return [name(n) for n in value]
     if key in ("counters", "ward"):
@@ -931,6 +1074,8 @@ def run_scenario(scenario: Scenario, pool: CardPool | None = None, *, max_outcom
         failures.append(f"{scenario.path}:{scenario.line_of('decisions')}: {e}")
     except SourceError as e:
         failures.append(str(e))
+    except Unimplemented as e:
+        failures.append(f"needs what the engine can't do yet: {e}")
     except Exception as e:  # a bad scenario or our bug: a FAIL with the reason, not a crash
         failures.append(f"{type(e).__name__}: {e}")
     if raised is not None and state.rolled_back_events:

@@ -130,8 +130,6 @@ def out_of_scope() -> list[dict]:
     return tomllib.loads((SCENARIO_DIR / "out_of_scope.toml").read_text(encoding="utf-8"))["ruling"]
 
 
-@pytest.mark.xfail(strict=True, reason="TEMPORARY: the corpus grew by 55 keyword cards whose rulings have no "
-                   "scenario yet (issue 11 removes this mark)")
 def test_every_card_ruling_about_the_actions_has_a_scenario(corpus, scenarios):
     pool = load_card_pool(corpus)
     about = pool.rulings_about_actions()

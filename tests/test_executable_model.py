@@ -64,7 +64,7 @@ def test_mana_value(cost, value):
 def test_mana_value_of_cards(pool):
     assert pool.find("Fire // Ice").mana_value == 4                    # halves add up (709.4b)
     assert pool.find("Bramble Familiar").mana_value == 2               # the adventurer's normal face (715.4)
-    assert pool.find("Esika, God of the Tree // The Prismatic Bridge").mana_value == 2   # front face (712.8a)
+    assert pool.find("Esika, God of the Tree // The Prismatic Bridge").mana_value == 3   # front face {1}{G}{G} (712.8a)
     assert pool.find("Ancestral Vision").mana_value == 0               # no mana cost (202.3a)
     assert pool.find("Walking Ballista").mana_value == 0               # X is 0 (202.3e)
 

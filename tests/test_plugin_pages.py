@@ -347,7 +347,7 @@ async def test_pages_work_without_the_other_tables(cr_only_ds):
     assert data["release"] == "20260116" and data["releases"] == {"en": "20260116", "ja": "20260116"}
     assert {"rule_lineage", "rulings", "cards"} <= set(data["missing"])
     assert data["rulings"] == data["cards"] == data["history"] == []
-    assert data["scenarios"], "scenarios come from the project's files, not the database"
+    assert data["scenarios"], "scenarios come from the served database that has the scenario tables"
     page = soup(await cr_only_ds.client.get("/-/rules/701.57"))
     assert "no rule history" in page.select_one("#history").text
     keyword = (await cr_only_ds.client.get("/-/keywords/%E7%99%BA%E8%A6%8B.json")).json()

@@ -15,9 +15,57 @@ def soup(response) -> BeautifulSoup:
 
 
 def scenario_ids() -> list[str]:
-    lib = resolution.library()
-    assert lib.error is None, lib.error
-    return sorted(lib.scenarios)
+    """The scenarios of data/scenarios (the pages read them from the database the build put them in)."""
+    from executable_rules.scenarios import load_scenarios
+    return sorted(s.id for s in load_scenarios())
+
+
+async def test_the_server_needs_only_the_database(ds, built_db, tmp_path, monkeypatch):
+    """A copy of the built database served with KB_CORPUS pointing nowhere and from another folder: the card
+    pool and the scenarios come from its tables (engine_cards, scenario_files), never from the corpus."""
+    import shutil
+
+    from datasette.app import Datasette
+
+    expected = len(scenario_ids())
+    copy = tmp_path / "served.db"
+    shutil.copy(built_db, copy)
+    monkeypatch.setenv("KB_CORPUS", str(tmp_path / "no-corpus-here"))
+    monkeypatch.chdir(tmp_path)
+    import executable_rules.card_pool as card_pool
+    monkeypatch.setattr(card_pool, "load_card_pool", lambda *a, **k: pytest.fail("the server read the corpus"))
+    await ds.invoke_startup()             # the session's server, to go back to afterwards
+    served = Datasette([str(copy)], immutables=[])
+    await served.invoke_startup()
+    assert resolution.library().error is None      # loaded here, not inside a request's time limit
+    try:
+        listed = (await served.client.get("/-/scenarios.json")).json()
+        assert listed["ok"] and len(listed["scenarios"]) == expected
+        run = (await served.client.get("/-/scenarios/explore-701.44a-xmage-target.json")).json()
+        assert run.get("passed"), run and any(s["kind"] == "cast" for s in run["steps"])
+        form = await served.client.get("/-/run/discover.json?" + urlencode(
+            {"n": "3", "library": "Forest\nShock\nIsland", "mode": "explore"}))
+        assert form.status_code == 200 and form.json()["outcomes"]
+    finally:
+        resolution.configure(ds)
+
+
+async def test_a_database_without_the_tables_says_so(ds, tmp_path):
+    from datasette.app import Datasette
+    import sqlite3
+
+    empty = tmp_path / "old.db"
+    sqlite3.connect(empty).execute("create table rules (number text)").connection.commit()
+    await ds.invoke_startup()
+    resolution.configure(None)            # a server of its own: no other instance to fall back on
+    old = Datasette([str(empty)], immutables=[])
+    await old.invoke_startup()
+    try:
+        response = await old.client.get("/-/scenarios.json")
+        assert response.status_code == 503
+        assert "no scenario_files table; rebuild it with `kb build`" in response.json()["error"]
+    finally:
+        resolution.configure(ds)
 
 
 # --- scenarios ---------------------------------------------------------------------------------
@@ -66,7 +114,7 @@ async def test_scenario_refused_by_the_rules_shows_the_rule(ds):
     assert data["passed"] and data["expects_error"]
     assert data["error"]["kind"] == "illegal choice" and data["error"]["rule"]["number"] == "701.57a"
     html = soup(await ds.client.get("/-/scenarios/discover-701.57a-mdfc-only-the-face-that-fits"))
-    assert "mana value 5 is greater than 2" in html.select_one(".kb-illegal").text
+    assert "mana value 5 is greater than 3" in html.select_one(".kb-illegal").text
 
 
 @pytest.mark.parametrize("scenario_id", scenario_ids())
@@ -185,7 +233,7 @@ async def test_form_validates_every_field(ds, fields, message):
 
 
 async def test_form_illegal_choice_is_an_answer_not_an_error(ds):
-    data = (await ds.client.get(run_url(".json", n=2, library="Esika, God of the Tree // The Prismatic Bridge",
+    data = (await ds.client.get(run_url(".json", n=3, library="Esika, God of the Tree // The Prismatic Bridge",
                                         mode="choices", choices="cast The Prismatic Bridge"))).json()
     assert data["ok"] and data["error"]["kind"] == "illegal choice"
     assert data["error"]["rule"]["number"] == "701.57a"

@@ -22,7 +22,8 @@ from __future__ import annotations
 from ..choices import Chooser, Decision, decide, first_legal
 from ..citation import Citation
 from ..model import EventKind, GameState
-from .dredge import dredge, dredge_options
+from ..engine.replacement import draw_replacements
+from .dredge import dredge
 
 KEYWORD = "Drawing a Card"
 KIND = "rule"
@@ -37,7 +38,7 @@ def draw(state: GameState, player: str, count: int = 1, *, choose: Chooser = fir
     p = state.player(player)
     with state.action(f"draw {count}"):
         for i in range(count):                                       # 121.2: one draw at a time
-            options = dredge_options(state, player)
+            options = draw_replacements(state, player)
             if options:
                 answer = decide(state, Decision.of(
                     player, f"draw {i + 1} of {count}: replace it with dredge?", Citation("Dredge", "702.52a"), options),

@@ -19,7 +19,7 @@ offers before each draw; :func:`dredge` performs one.
 
 >>> from executable_rules.model import GameState, OracleCard, ZoneKind
 >>> state = GameState.new(["Alice"])
->>> troll = state.add_card(OracleCard.simple("Golgari Thug", "{1}{B}", "Creature", dredge=4), "Alice", ZoneKind.GRAVEYARD)
+>>> troll = state.add_card(OracleCard.simple("Golgari Thug", "{1}{B}", "Creature", text="Dredge 4"), "Alice", ZoneKind.GRAVEYARD)
 >>> for n in "ABCDE":
 ...     _ = state.add_card(OracleCard.simple(n, "{1}", "Artifact"), "Alice", ZoneKind.LIBRARY)
 >>> [o.label for o in dredge_options(state, "Alice") if o.legal]
@@ -38,7 +38,7 @@ from __future__ import annotations
 from ..choices import Option
 from ..citation import Citation
 from ..errors import IllegalChoice
-from ..model import EventKind, GameState
+from ..model import EventKind, GameState, OracleCard
 from .mill import mill
 
 KEYWORD = "Dredge"
@@ -48,10 +48,16 @@ SUBRULES = ("a", "b")
 SUMMARY = "Replace a draw: mill N and return the card with dredge from graveyard to hand, with at least N cards in library."
 
 
+def dredge_number(card: OracleCard) -> int | None:
+    """N of the card's "Dredge N", read from its Oracle text by the grammar (None without dredge)."""
+    argument = card.parsed.keyword_argument(KEYWORD)
+    return int(argument) if argument and argument.isdigit() else None
+
+
 def _why_not(state: GameState, player: str, card: int) -> tuple[str, str] | None:
     c = state.cards[card]
     p = state.player(player)
-    n = c.oracle.dredge
+    n = dredge_number(c.oracle)
     if n is None:
         return f"{c.oracle.name} has no dredge", "702.52a"
     if state.zone_of(card) is not p.graveyard:
@@ -69,7 +75,7 @@ def dredge_options(state: GameState, player: str) -> list[Option]:
     card in the graveyard there is nothing to offer: the list is empty.
     """
     p = state.player(player)
-    cards = [c for c in p.graveyard.cards if state.cards[c].oracle.dredge is not None]
+    cards = [c for c in p.graveyard.cards if dredge_number(state.cards[c].oracle) is not None]
     if not cards:
         return []
     options = [Option("draw a card", None)]
@@ -80,7 +86,7 @@ def dredge_options(state: GameState, player: str) -> list[Option]:
                               Citation(KEYWORD, why[1]) if why else None))
     for card in cards:
         c = state.cards[card]
-        options.append(Option(f"mill {c.oracle.dredge} without returning {c.oracle.name}", None, False,
+        options.append(Option(f"mill {dredge_number(c.oracle)} without returning {c.oracle.name}", None, False,
                               "dredge mills N and returns the card as one replacement; the choice is that or the draw",
                               Citation(KEYWORD, "702.52a")))
     return options
@@ -92,7 +98,7 @@ def dredge(state: GameState, player: str, card: int) -> None:
     name = state.cards[card].oracle.name
     if why:
         raise IllegalChoice(f"dredge {name}", why[0], Citation(KEYWORD, why[1]))
-    n = state.cards[card].oracle.dredge
+    n = dredge_number(state.cards[card].oracle)
     assert n is not None
     with state.action(f"dredge {name}"):
         p = state.player(player)

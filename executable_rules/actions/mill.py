@@ -30,11 +30,14 @@ def mill(state: GameState, player: str, n: int, *, detail: str = "") -> list[int
     """``player`` mills ``n`` cards; return the milled cards (top first)."""
     p = state.player(player)
     milled = list(p.library.cards[:n])
-    names = [state.cards[c].display_name for c in milled]
+    taken = len(milled)
     with state.action(f"mill {n}"):
         for card in milled:
             state.move(card, p.graveyard)
-        short = len(milled) < n
+        # A replacement effect may have sent some elsewhere (Darksteel Colossus): they weren't milled there.
+        milled = [c for c in milled if state.zone_of(c) is p.graveyard]
+        names = [state.cards[c].display_name for c in milled]
+        short = taken < n
         note = f"{len(milled)} of {n}: as many as possible" if short else ""
         state.emit(EventKind.MILL, player, milled, names=names, source=p.library.label, destination=p.graveyard.label,
                    detail="; ".join(x for x in (detail, note) if x),

@@ -53,7 +53,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
-from .. import abilities
+from ..engine import static
 from ..choices import Chooser, Decision, Option, decide, first_legal
 from ..citation import Citation
 from ..model import Card, EventKind, GameState, ZoneKind
@@ -90,10 +90,12 @@ class CardQuery:
     subtypes: frozenset[str] = frozenset()
     nonland: bool = False
     undefined: bool = False
+    any_subtypes: frozenset[str] = frozenset()   # "a Swamp or Forest card": one of these
 
     @property
     def has_quality(self) -> bool:
-        return bool(self.name or self.types or self.supertypes or self.subtypes or self.nonland or self.undefined)
+        return bool(self.name or self.types or self.supertypes or self.subtypes or self.nonland or self.undefined
+                    or self.any_subtypes)
 
     def matches(self, card: Card) -> bool:
         if self.undefined:
@@ -101,7 +103,8 @@ class CardQuery:
         o = card.oracle
         return ((self.name is None or self.name in (o.name, *o.names))
                 and self.types <= o.types and self.supertypes <= o.supertypes
-                and self.subtypes <= set(o.subtypes) and not (self.nonland and "Land" in o.types))
+                and self.subtypes <= set(o.subtypes) and not (self.nonland and "Land" in o.types)
+                and (not self.any_subtypes or bool(self.any_subtypes & set(o.subtypes))))
 
     def why_not(self, card: Card) -> str:
         if self.undefined:
@@ -158,13 +161,13 @@ def _look(state: GameState, player: str, zones: Sequence[ZoneSpec]) -> tuple[lis
             raise ValueError(f"{player} can search outside the game only for cards they own (701.23j)")
         zone = state.zone(kind, owner)
         if kind is ZoneKind.LIBRARY:
-            blocker = abilities.search_prohibited_by(state)
+            blocker = static.search_prohibited_by(state, player)
             if blocker:
                 notes.append(f"{player} can't search {zone.label} ({blocker}: players can't search libraries)")
                 state.emit(EventKind.NOTHING, player, source=zone.label,
                            detail=f"{blocker}: players can't search libraries; nothing can be found there")
                 continue
-            limit = abilities.library_search_limit(state, player)
+            limit = static.library_search_limit(state, player)
             if limit:
                 n, source = limit
                 looked.append(_Looked(owner, kind, list(zone.cards[:n]), list(zone.cards[n:]), source))
@@ -178,7 +181,7 @@ def _look(state: GameState, player: str, zones: Sequence[ZoneSpec]) -> tuple[lis
             rule = "j"
         elif kind.is_hidden:
             how = "a hidden zone (Zones — CR 400.2)"
-            revealer = abilities.top_card_revealed_by(state, owner) if kind is ZoneKind.LIBRARY else None
+            revealer = static.top_card_revealed_by(state, owner) if kind is ZoneKind.LIBRARY else None
             if revealer and zone.cards:
                 how += f", even though its top card is revealed ({revealer})"
             rule = "a"
@@ -275,7 +278,7 @@ def search(state: GameState, players: str | Sequence[str], finds: Sequence[Find]
         searching: list[str] = []
         for player in order:
             if optional:
-                blocker = abilities.search_prohibited_by(state)
+                blocker = static.search_prohibited_by(state, player)
                 impossible = blocker and all(kind is ZoneKind.LIBRARY for _, kind in zones)
                 answer = decide(state, Decision.of(player, "search?", cite("g"), [
                     Option("search", True, not impossible,
@@ -321,7 +324,7 @@ def _put(state: GameState, player: str, card: int, find: Find) -> None:
     c = state.cards[card]
     source = state.zone_of(card).label
     if find.put is ZoneKind.BATTLEFIELD:
-        blocker = abilities.entering_prohibited_by(state, c)
+        blocker = static.entering_prohibited_by(state, c)
         if blocker:
             state.emit(EventKind.NOTHING, player, (card,), source=source,
                        detail=f"{blocker}: it can't enter the battlefield and stays where it is", citation=cite("g"))

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from .. import abilities
+from ..engine import static
 from ..choices import Chooser, Decision, Option, decide, first_legal
 from ..citation import Citation
 from ..instructions import Instruction, is_possible, perform
@@ -60,7 +60,7 @@ def face_villainous_choice(state: GameState, players: str | Sequence[str], optio
         for p in state.apnap():                                              # 701.55d
             if p.name not in names:
                 continue
-            extra = abilities.additional_villainous_choices(state, p.name)
+            extra = static.additional_villainous_choices(state, p.name)
             for time in range(1 + len(extra)):                              # 701.55c
                 if time:
                     state.emit(EventKind.NOTHING, p.name, detail=f"faces the choice an additional time ({extra[time - 1]})",

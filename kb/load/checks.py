@@ -64,7 +64,7 @@ CHECK_TABLES: dict[str, dict] = {
         columns={
             "id": str, "keyword": str, "subrules": str, "rules": str, "title": str, "source_kind": str,
             "source_page": str, "source_card": str, "source_date": str, "source_rule": str, "source_seq": int,
-            "source_text": str, "also": str, "setup": str, "action": str, "decisions": str, "explore": int,
+            "source_text": str, "source_project": str, "source_file": str, "source_test": str, "also": str, "setup": str, "action": str, "decisions": str, "explore": int,
             "expect": str, "outcomes": str, "passed": int, "failures": str, "trace": str, "outcome_count": int,
             "file": str, "line": int,
         },
@@ -81,6 +81,14 @@ CHECK_TABLES: dict[str, dict] = {
         columns={"scenario_id": str, "example_id": int, "release": str, "rule_number": str, "seq": int},
         pk=("scenario_id", "example_id"),
         foreign_keys=[("scenario_id", "scenarios", "id"), ("example_id", "examples", "id")],
+    ),
+    "scenario_files": dict(
+        columns={"path": str, "keyword": str, "text": str},
+        pk="path",
+    ),
+    "engine_cards": dict(
+        columns={"name": str, "name_ja": str, "layout": str, "record": str, "source": str},
+        pk="name",
     ),
     "scenario_cards": dict(
         columns={"scenario_id": str, "card": str, "card_id": int, "role": str},
@@ -190,15 +198,17 @@ def _create(db: Any, tables: dict[str, dict]) -> None:
 def load_checks(ctx: BuildContext) -> None:
     """The build step: checks, scenarios run now, and their links."""
     from executable_rules.actions import ACTIONS, module_name
-    from executable_rules.card_pool import load_card_pool
-    from executable_rules.scenarios import SCENARIO_DIR, load_scenarios, run_scenario
+    from executable_rules.card_pool import card_record, load_card_pool
+    from executable_rules.scenarios import SCENARIO_DIR, load_scenarios, run_scenario, scenario_files
 
     db = ctx.db
     pool = load_card_pool(ctx.corpus)
     for source, line, message in pool.warnings:
         ctx.problems.append(IngestProblem(source, line, "warning", "card-in-corpus", message))
+    files = scenario_files(SCENARIO_DIR)
+    pool.seen = set()      # the cards the scenarios use go into engine_cards, so `kb serve` needs no corpus
     try:
-        scenarios = load_scenarios(SCENARIO_DIR, pool)
+        scenarios = load_scenarios(SCENARIO_DIR, pool, files=files)
     except SourceError as e:
         ctx.source_failed(e)
         scenarios = []
@@ -256,6 +266,8 @@ def load_checks(ctx: BuildContext) -> None:
                 "source_page": source.get("page"), "source_card": source.get("card"),
                 "source_date": str(source["date"]) if "date" in source else None,
                 "source_rule": source.get("rule"), "source_seq": source.get("seq"), "source_text": source.get("text"),
+                "source_project": source.get("project"), "source_file": source.get("file"),
+                "source_test": source.get("test"),
                 "also": json.dumps([str(c) for c in s.also], ensure_ascii=False),
                 "setup": json.dumps(s.setup, ensure_ascii=False), "action": json.dumps(s.actions, ensure_ascii=False),
                 "decisions": json.dumps(s.decisions, ensure_ascii=False), "explore": int(s.explore),
@@ -284,6 +296,17 @@ def load_checks(ctx: BuildContext) -> None:
                 card_rows.append({"scenario_id": s.id, "card": pool.find(name).name if name in pool else name,
                                   "card_id": None, "role": role})
             advance(1)
+    from kb.plugin.resolution import FORM_CARDS
+    for name in FORM_CARDS:
+        if name in pool:
+            pool.find(name)
+    used, pool.seen = sorted(pool.seen or ()), None
+    db["scenario_files"].insert_all(
+        [{"path": path, "keyword": s_keyword(path), "text": text} for path, text in files])
+    db["engine_cards"].insert_all(
+        [{"name": name, "name_ja": pool.cards[name].name_ja, "layout": pool.cards[name].layout.value,
+          "record": json.dumps(card_record(pool.cards[name]), ensure_ascii=False), "source": pool.cards[name].source}
+         for name in used], batch_size=500)
     for row in check_rows:
         row["scenarios"], row["passed"] = counts[row["keyword"]]
     db["checks"].insert_all(check_rows)
@@ -297,6 +320,15 @@ def load_checks(ctx: BuildContext) -> None:
     for table, columns in [("check_rules", ["release", "lang", "number"]), ("scenario_rules", ["release", "lang", "number"]),
                            ("scenarios", ["keyword"]), ("scenario_cards", ["card"])]:
         db[table].create_index(columns, if_not_exists=True)
+
+
+def s_keyword(path: str) -> str:
+    """The keyword of a scenario file (its first ``keyword = …`` line), or the file's stem."""
+    from executable_rules.actions import UnknownAction, find_action
+    try:
+        return str(find_action(path.rsplit("/", 1)[-1].removesuffix(".toml")).KEYWORD)
+    except UnknownAction:
+        return path
 
 
 def _cards(s: Any) -> list[tuple[str, str]]:

@@ -88,16 +88,18 @@ def extra_js_urls(datasette):
 
 
 @hookimpl
-def startup():
+def startup(datasette):
     # Ours answers every error; Datasette's would still print a rich traceback for each 404.
     errors.quiet_default_handler()
+    # The scenario pages read the card pool and the scenarios from this Datasette's database.
+    resolution.configure(datasette)
 
     async def inner():
         loop = asyncio.get_running_loop()
         # The segmenters load their dictionaries on first use: Sudachi's and jieba's (about
         # half a second each) before the server accepts a request, or the first searches run
         # past their time limit; Kiwi's model (5 s) in the background, as only a query in
-        # Hangul needs it. Then the card pool and scenarios, before the first run is asked for.
+        # Hangul needs it. Then the card pool and scenarios (from the database), before the first run is asked for.
         await loop.run_in_executor(None, warm_segmenters, ("kb.japanese", "kb.chinese"))
         loop.run_in_executor(None, warm_segmenters, ("kb.korean",))
         loop.run_in_executor(None, resolution.warm)

@@ -21,19 +21,23 @@ This module is the adapter between the pages and ``executable_rules``: a
 scenario's state is built with ``executable_rules.scenarios.ScenarioSetup``,
 its steps run with ``scenario_steps`` (decisions recorded by a
 ``RecordingChooser``), and the zones after each event are recorded by
-wrapping the state's ``emit``. Nothing from the
-database is ever run: scenarios come from the project's files and the card
-pool from the corpus, read once per process.
+wrapping the state's ``emit``. The scenarios and the cards they use come from
+the served database (``scenario_files``, ``engine_cards``; other cards from
+``cards``), read once per process: ``kb serve`` needs the database file and
+nothing else. What the database holds is data — TOML scenarios, Oracle text —
+read by the same loaders as the files; nothing from it is executed as code.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import difflib
+import json
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -80,24 +84,106 @@ class Library:
 
 _library: Library | None = None
 _library_lock = threading.Lock()
+_datasette: Any = None
+
+
+def configure(datasette: Any) -> None:
+    """Remember the Datasette instance whose database holds the card pool and the scenarios.
+
+    One server is one instance. A process running several (the tests) keeps the one it has unless the new one
+    serves the scenario tables too, so an instance over a database without them doesn't blank the pages of one
+    with them."""
+    global _datasette, _library
+    if datasette is _datasette:
+        return
+    if datasette is not None and _datasette is not None and _has_tables(_datasette) and not _has_tables(datasette):
+        return
+    _datasette = datasette
+    _library = None
+
+
+def _has_tables(datasette: Any) -> bool:
+    return _instance_database(datasette) is not None
+
+
+def _database_path() -> str | None:
+    """The file of the first served database that has the executable rules' tables."""
+    return _instance_database(_datasette) if _datasette is not None else None
+
+
+def _instance_database(datasette: Any) -> str | None:
+    for db in datasette.databases.values():
+        path = getattr(db, "path", None)
+        if not path:
+            continue
+        try:
+            with _connect(path) as conn:
+                if conn.execute("select 1 from sqlite_master where name = 'scenario_files'").fetchone():
+                    return str(path)
+        except Exception:
+            continue
+    return None
+
+
+@contextlib.contextmanager
+def _connect(path: str) -> Iterator[Any]:
+    """A read-only connection to the served file, closed after use."""
+    from kb.sqlite import sqlite3
+    conn = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+def _row_lookup(path: str) -> Callable[[str], Any]:
+    """A card the scenarios don't use, from the database's ``cards`` (and ``card_faces``) tables, by English or
+    Japanese name; None if it has none. Only data is read: a row becomes a card through its Oracle text."""
+    from executable_rules.card_pool import card_from_row
+
+    def lookup(name: str):
+        try:
+            with _connect(path) as conn:
+                conn.row_factory = lambda cursor, row: {d[0]: v for d, v in zip(cursor.description, row)}
+                tables = {r["name"] for r in conn.execute("select name from sqlite_master where type = 'table'")}
+                if "cards" not in tables:
+                    return None
+                row = conn.execute("select * from cards where name_en = ? collate nocase or name_ja = ? limit 1",
+                                   [name, name]).fetchone()
+                if row is None:
+                    return None
+                faces = []
+                if "card_faces" in tables:
+                    faces = conn.execute("select * from card_faces where card_id = ? order by face", [row["id"]]).fetchall()
+                return card_from_row(row, faces)
+        except Exception:
+            return None
+
+    return lookup
 
 
 def library() -> Library:
-    """The card pool (from the corpus) and the scenarios (from ``data/scenarios``), read once."""
+    """The card pool and the scenarios, read once from the served database's tables (``engine_cards``,
+    ``scenario_files``): the server needs the database file and nothing else."""
     global _library
     if _library is not None:
         return _library
     with _library_lock:
         if _library is None:
             try:
-                from executable_rules.card_pool import load_card_pool
+                from executable_rules.card_pool import pool_from_records
                 from executable_rules.scenarios import load_scenarios
-                from kb.corpus import find_corpus
 
-                pool = load_card_pool(find_corpus())
-                scenarios = {s.id: s for s in load_scenarios(pool=pool)}
+                path = _database_path()
+                if path is None:
+                    raise LookupError("the database has no scenario_files table; rebuild it with `kb build`")
+                with _connect(path) as conn:
+                    records = [json.loads(r[0]) for r in conn.execute("select record from engine_cards")]
+                    files = [(p, t) for p, t in conn.execute("select path, text from scenario_files order by path")]
+                pool = pool_from_records(records, _row_lookup(path))
+                scenarios = {s.id: s for s in load_scenarios(pool=pool, files=files)}
                 _library = Library(pool, scenarios)
-            except Exception as e:  # no corpus, a bad scenario file: the pages say so instead of failing
+            except Exception as e:  # an old database, a bad scenario file: the pages say so instead of failing
                 _library = Library(error=f"the executable rules could not be loaded: {e}")
     return _library
 
@@ -621,9 +707,15 @@ async def run_view(datasette, request):
     return Response.html(await datasette.render_template("kb_run.html", context, request=request), status=status)
 
 
-def warm() -> None:
+def warm(datasette: Any = None) -> None:
     """Load the card pool and scenarios now (the ``startup`` hook calls this in a thread)."""
+    if datasette is not None:
+        configure(datasette)
     library()
+
+
+FORM_CARDS = tuple(dict.fromkeys(DiscoverForm.example["library"].split("\n") + DiscoverForm.example["opponent"].split("\n")))
+"""The cards the forms' examples use: the build puts them into ``engine_cards`` too."""
 
 
 ROUTES = [

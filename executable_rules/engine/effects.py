@@ -1,0 +1,811 @@
+"""What the parsed effects of a spell or ability do: each effect rule of the grammar, carried out with the actions.
+
+:func:`run_body` carries out an ability's sentences in order (Resolving Spells and Abilities — CR 608.2c);
+each effect node of :mod:`executable_rules.oracle` (``deal_damage``, ``put_counters``, ``create_token``,
+``search``, ``explore``, ``discover`` …) has a function here. An effect the engine can't carry out yet raises
+:class:`Unimplemented` naming the line: a scenario that needs it fails saying so, it never passes by accident.
+
+Targets are the ``target …`` phrases of the ability in the order they appear (:func:`target_specs`); they are
+chosen when the spell is cast or the ability put on the stack, and checked again on resolution (608.2b): an
+illegal target is not affected (:func:`objects` leaves it out).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from lark import Token, Tree
+
+from ..choices import Chooser, Decision, Option, decide
+from ..citation import Citation
+from ..errors import Unimplemented
+from ..model import ContinuousEffect, Event, EventKind, Face, FaceKind, GameState, Layout, ObjectRef, OracleCard, ZoneKind
+from .layers import characteristics, text, walk
+from .mana import add_mana as add, mana_choices
+from .replacement import enter_battlefield, put_into_graveyard
+from .selectors import Node, amount_of, candidates, find, number_value, player_refs
+
+Target = ObjectRef | str
+
+
+@dataclass
+class Context:
+    """A spell or ability resolving: its source, controller, chosen targets and what "it" and X mean."""
+
+    source: int
+    controller: str
+    name: str
+    specs: list[Node] = field(default_factory=list)
+    targets: list[Target | None] = field(default_factory=list)
+    event: Event | None = None
+    x: int = 0
+    it: int | None = None
+    trigger: str | None = None
+    amount: int = 0          # "that much", "the same value"
+    memory: dict[str, Any] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------- targets
+
+
+def target_specs(body: Node) -> list[Node]:
+    """The target phrases of an ability's text, in order: each is one target to choose (Casting Spells — CR 601.2c)."""
+    found: list[Node] = []
+    for sub in walk(body):
+        if sub.data in ("target_phrase", "target_other", "any_target", "player_or_planeswalker"):
+            found.append(sub)
+        elif sub.data in ("target_player", "target_opponent"):
+            found.append(sub)
+    return found
+
+
+def spec_description(spec: Node) -> str:
+    return {"any_target": "any target", "target_player": "target player", "target_opponent": "target opponent",
+            "player_or_planeswalker": "target player or planeswalker"}.get(str(spec.data), text(spec))
+
+
+def legal_targets(state: GameState, controller: str, spec: Node, source: int) -> list[Target]:
+    """What ``spec`` could target now (hexproof and shroud are respected: Hexproof — CR 702.11b, Shroud — CR 702.18a)."""
+    kind = str(spec.data)
+    players = [p.name for p in state.players if not p.lost]
+    if kind == "target_player":
+        return list(players)
+    if kind == "target_opponent":
+        return [p for p in players if p != controller]
+    found: list[Target] = []
+    if kind in ("any_target", "player_or_planeswalker"):
+        found += players
+        wanted = {"Creature", "Planeswalker", "Battle"} if kind == "any_target" else {"Planeswalker"}
+        found += [state.ref(c.id) for c in state.permanents() if characteristics(state, c.id).types & wanted]
+    else:
+        desc = find(spec, "obj_desc")
+        if desc is None:
+            return []
+        if text(desc).split()[-1:] == ["spell"] or "spell" in text(desc):
+            found += [state.ref(c) for c in state.stack.cards if c in state.spells and c != source]
+        else:
+            found += [state.ref(c) for c in candidates(state, controller, desc, source)
+                      if not (kind == "target_other" and c == source)]
+    return [t for t in found if isinstance(t, str) or _targetable(state, controller, t.card)]
+
+
+def _targetable(state: GameState, controller: str, card: int) -> bool:
+    if state.zone_of(card) is not state.battlefield:
+        return True
+    keywords = characteristics(state, card).keywords
+    if "Shroud" in keywords:
+        return False
+    return not ("Hexproof" in keywords and state.cards[card].controller != controller)
+
+
+def target_label(state: GameState, target: Target) -> str:
+    return target if isinstance(target, str) else state.cards[target.card].display_name
+
+
+def still_legal(state: GameState, controller: str, spec: Node, target: Target, source: int) -> bool:
+    """Resolving Spells and Abilities — CR 608.2b: is the target still there and still fits its description?"""
+    if isinstance(target, ObjectRef) and not state.is_current(target):
+        return False
+    return target in legal_targets(state, controller, spec, source)
+
+
+def choose_targets(state: GameState, controller: str, specs: list[Node], source: int, name: str, choose: Chooser,
+                   citation: Citation) -> list[Target | None] | None:
+    """Choose one target per spec; ``None`` when a spec has no legal target (the spell can't be cast, the
+    triggered ability is removed from the stack: Handling Triggered Abilities — CR 603.3d)."""
+    chosen: list[Target | None] = []
+    for spec in specs:
+        legal = [t for t in legal_targets(state, controller, spec, source) if t not in chosen]
+        optional = "up to" in text(spec)
+        if not legal:
+            if optional:
+                chosen.append(None)
+                continue
+            return None
+        options = [Option(f"target {target_label(state, t)}", t) for t in legal]
+        if optional:
+            options.append(Option("no target", None))
+        answer = decide(state, Decision.of(controller, f"target for {name} ({spec_description(spec)})", citation,
+                                           options), choose)
+        chosen.append(answer.value)
+    return chosen
+
+
+# ---------------------------------------------------------------- objects and players
+
+
+def objects(state: GameState, ctx: Context, node: Any) -> list[int]:
+    """The cards an ``object`` node means now (illegal targets left out)."""
+    if isinstance(node, Tree) and node.data == "object" and len(node.children) == 1:
+        node = node.children[0]
+    if isinstance(node, Token):
+        word = str(node)
+        if node.type == "SELF" or word == "~":
+            return [ctx.source] if ctx.source in state.cards else []
+        if ctx.it is not None:
+            return [ctx.it]
+        return [ctx.source]
+    if isinstance(node, Tree) and node.data == "object":
+        words = text(node)
+        if words in ("it", "that creature", "that card", "that permanent", "that token", "them", "those creatures"):
+            return [ctx.it] if ctx.it is not None else [ctx.source]
+        if words == "the top card of your library":
+            library = state.player(ctx.controller).library.cards
+            return library[:1]
+    assert isinstance(node, Tree)
+    if node.data in ("target_phrase", "target_other", "target_up_to", "any_target"):
+        index = next((i for i, s in enumerate(ctx.specs) if s is node), None)
+        if index is None or index >= len(ctx.targets):
+            return []
+        target = ctx.targets[index]
+        if isinstance(target, ObjectRef) and still_legal(state, ctx.controller, node, target, ctx.source):
+            # "Its controller" later in the text is this object's controller as it last existed.
+            ctx.memory["its controller"] = state.controller_of(target.card)
+            return [target.card]
+        return []
+    if node.data == "each_object":
+        desc = next((c for c in node.children if isinstance(c, Tree)), None)
+        return candidates(state, ctx.controller, desc, ctx.source) if desc is not None else []
+    if node.data in ("enchanted", "equipped"):
+        raise Unimplemented(f"{text(node)}: the model has no attachments yet")
+    raise Unimplemented(f"the object {text(node)!r}")
+
+
+def recipients(state: GameState, ctx: Context, node: Node) -> list[Target]:
+    kind = str(node.data)
+    if kind in ("any_target", "player_or_planeswalker"):
+        index = next((i for i, s in enumerate(ctx.specs) if s is node), None)
+        target = ctx.targets[index] if index is not None and index < len(ctx.targets) else None
+        if target is None or not still_legal(state, ctx.controller, node, target, ctx.source):
+            return []
+        return [target]
+    if kind == "you":
+        return [ctx.controller]
+    if kind == "each_opponent":
+        return [p.name for p in state.opponents(ctx.controller)]
+    if kind == "each_player":
+        return [p.name for p in state.apnap()]
+    if kind == "that_player" and ctx.event and ctx.event.player:
+        return [ctx.event.player]
+    if kind == "each":
+        desc = next((c for c in node.children if isinstance(c, Tree)), None)
+        return [state.ref(c) for c in candidates(state, ctx.controller, desc, ctx.source)] if desc is not None else []
+    if kind == "object":
+        return [state.ref(c) for c in objects(state, ctx, node)]
+    raise Unimplemented(f"damage to {text(node)!r}")
+
+
+def players(state: GameState, ctx: Context, node: Node) -> list[str]:
+    """The players an effect's subject names (its controller when it names none). An effect with no subject
+    whose verb agrees with one ("… sacrifices a creature and loses 10 life") has the previous effect's subject."""
+    ref = next((c for c in node.children if isinstance(c, Tree) and c.data in _PLAYER_REFS), None)
+    if ref is None:
+        verb = next((str(c) for c in node.children if isinstance(c, Token)), "")
+        if verb.endswith("s") and "subject" in ctx.memory:
+            return list(ctx.memory["subject"])
+    else:
+        ctx.memory["subject_node"] = ref
+    if ref is not None and ref.data == "its_controller" and "its controller" in ctx.memory:
+        ctx.memory["subject"] = [ctx.memory["its controller"]]
+        return [ctx.memory["its controller"]]
+    if ref is not None and ref.data in ("target_player", "target_opponent"):
+        index = next((i for i, s in enumerate(ctx.specs) if s is ref), None)
+        target = ctx.targets[index] if index is not None and index < len(ctx.targets) else None
+        ctx.memory["subject"] = [target] if isinstance(target, str) else []
+        return list(ctx.memory["subject"])
+    found = player_refs(state, ctx.controller, ref, event_player=ctx.event.player if ctx.event else None)
+    ctx.memory["subject"] = found
+    return found
+
+
+_PLAYER_REFS = {"you", "target_player", "target_opponent", "each_player", "each_opponent", "that_player",
+                "its_controller", "its_owner", "defending_player", "an_opponent", "a_player", "each_other_player", "they"}
+
+
+# ---------------------------------------------------------------- running a body
+
+
+def run_body(state: GameState, ctx: Context, body: Node, choose: Chooser) -> None:
+    """Each sentence of the ability, in order (608.2c)."""
+    for sentence in body.children:
+        if not isinstance(sentence, Tree):
+            continue
+        if sentence.data == "once_each_turn":
+            continue
+        chain = next((c for c in sentence.children if isinstance(c, Tree) and c.data == "effect_chain"), None)
+        if chain is None:
+            continue
+        for effect in chain.children:
+            if isinstance(effect, Tree) and effect.data != "effect_sep":
+                run_effect(state, ctx, effect, choose)
+
+
+def run_effect(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    handler = HANDLERS.get(str(node.data))
+    if handler is None:
+        raise Unimplemented(f"{ctx.name}: the effect {text(node)!r} ({node.data}) isn't carried out by the engine yet")
+    handler(state, ctx, node, choose)
+
+
+def _child(node: Node, name: str) -> Node | None:
+    return next((c for c in node.children if isinstance(c, Tree) and c.data == name), None)
+
+
+def _object_child(node: Node) -> Node | None:
+    return next((c for c in node.children if isinstance(c, Tree) and c.data in (
+        "object", "target_phrase", "each_object", "target_other", "any_target")), None)
+
+
+def _note(state: GameState, ctx: Context, detail: str, citation: Citation | None = None) -> None:
+    state.emit(EventKind.NOTHING, ctx.controller, names=(ctx.name,), detail=detail, citation=citation)
+
+
+# ---------------------------------------------------------------- the effects
+
+
+def deal_damage(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    amount = _amount(node, ctx)
+    recipient = next((c for c in node.children if isinstance(c, Tree) and c.data in (
+        "any_target", "each", "object", "you", "player_or_planeswalker", "each_opponent", "each_player",
+        "that_player", "its_controller", "itself")), None)
+    if recipient is None:
+        raise Unimplemented(f"damage to {text(node)!r}")
+    source_name = state.cards[ctx.source].display_name if ctx.source in state.cards else ctx.name
+    for target in recipients(state, ctx, recipient):
+        damage(state, ctx.controller, source_name, target, amount)
+
+
+def damage(state: GameState, controller: str, source_name: str, target: Target, amount: int) -> None:
+    """Damage — CR 120.3: to a player, life loss (120.3a); to a creature, damage marked on it (120.3e);
+    to a planeswalker, loyalty counters removed (120.3c)."""
+    if amount <= 0:
+        return
+    if isinstance(target, str):
+        p = state.player(target)
+        state.set(p, "life", p.life - amount)
+        state.emit(EventKind.DAMAGE, controller, names=(source_name,), destination=target, amount=amount,
+                   detail=f"{amount} damage to {target}: loses {amount} life ({p.life})",
+                   citation=Citation("Damage", "120.3a"))
+        return
+    card = state.cards[target.card]
+    types = characteristics(state, target.card).types
+    if "Planeswalker" in types and "Creature" not in types:
+        state.add_counters(target.card, "loyalty", -min(amount, card.counters.get("loyalty", 0)))
+        state.emit(EventKind.DAMAGE, controller, (target.card,), amount=amount,
+                   detail=f"{amount} damage from {source_name}: loyalty counters removed",
+                   citation=Citation("Damage", "120.3c"))
+        return
+    state.set(card, "damage", card.damage + amount)
+    state.emit(EventKind.DAMAGE, controller, (target.card,), amount=amount,
+               detail=f"{amount} damage from {source_name} marked on it", citation=Citation("Damage", "120.3e"))
+
+
+def _amount(node: Node, ctx: Context) -> int:
+    words = [str(t) for t in node.scan_values(lambda v: isinstance(v, Token))]
+    if "that" in words and "much" in words:
+        return ctx.amount
+    number = _child(node, "number")
+    if number is None:
+        amount = _child(node, "amount")
+        number = _child(amount, "number") if amount is not None else None
+        if amount is not None and number is None and text(amount) == "x":
+            return ctx.x
+    return number_value(text(number), ctx.x) if number is not None else 1
+
+
+def put_counters(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    amount_node = _child(node, "counter_amount")
+    amount = amount_of(amount_node, ctx.x) if amount_node is not None else 1
+    if amount_node is not None and text(amount_node) == "x":
+        amount = ctx.x
+    kind = next(str(t) for t in node.children if isinstance(t, Token) and t.type == "COUNTER")
+    target = _object_child(node)
+    cards = objects(state, ctx, target) if target is not None else []
+    placed = False
+    for card in cards:
+        if state.zone_of(card) is state.battlefield:
+            state.add_counters(card, kind, amount)
+            state.emit(EventKind.COUNTER, ctx.controller, (card,), detail=f"{amount} {kind} counter(s)", amount=amount)
+            placed = True
+    if not placed:
+        _note(state, ctx, "it has left the battlefield: no counter is put on anything",
+              Citation("Zones", "400.7"))
+
+
+def gain_life(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..instructions import gain_life as gain
+    amount = ctx.amount if "that much" in text(node) else _amount(node, ctx)
+    for player in players(state, ctx, node):
+        gain(state, player, amount)
+
+
+def lose_life(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..instructions import lose_life as lose
+    amount = ctx.amount if "that much" in text(node) else _amount(node, ctx)
+    for player in players(state, ctx, node):
+        lose(state, player, amount)
+
+
+def draw(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.draw import draw as draw_cards
+    count = _cards(node, ctx)
+    for player in players(state, ctx, node):
+        draw_cards(state, player, count, choose=choose)
+
+
+def _cards(node: Node, ctx: Context) -> int:
+    count = _child(node, "one") or _child(node, "n") or _child(node, "that_many")
+    if count is None:
+        return 1
+    if count.data == "that_many":
+        return ctx.amount
+    return 1 if count.data == "one" else amount_of(count, ctx.x)
+
+
+def destroy(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    for card in objects(state, ctx, _object_child(node)):
+        if state.zone_of(card) is not state.battlefield:
+            continue
+        if "Indestructible" in characteristics(state, card).keywords:
+            state.emit(EventKind.NOTHING, ctx.controller, (card,), detail="indestructible: it isn't destroyed",
+                       citation=Citation("Indestructible", "702.12b"))
+            continue
+        put_into_graveyard(state, card, "destroyed", Citation("Destroy", "701.8a"))
+
+
+def exile(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.exile import exile as exile_card
+    for card in objects(state, ctx, _object_child(node)):
+        exile_card(state, ctx.controller, card)
+        ctx.it = card             # "that card": the new object in exile (Zones — CR 400.7)
+
+
+def bounce(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    for card in objects(state, ctx, _object_child(node)):
+        owner = state.cards[card].owner
+        source = state.zone_of(card).label
+        name = state.cards[card].display_name
+        state.move(card, state.player(owner).hand)
+        state.emit(EventKind.MOVE, ctx.controller, (card,), names=(name,), source=source,
+                   destination=state.player(owner).hand.label, detail="returned to its owner's hand")
+
+
+def pump(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from .layers import read_pt
+    pt = next(str(t) for t in node.children if isinstance(t, Token) and t.type == "PT")
+    power, toughness = read_pt(pt.replace("x", str(ctx.x)))
+    cards = [c for c in objects(state, ctx, _object_child(node)) if state.zone_of(c) is state.battlefield]
+    if not cards:
+        _note(state, ctx, "no object to affect", Citation("Resolving Spells and Abilities", "608.2b"))
+        return
+    effect = ContinuousEffect(ctx.name, "7c", tuple(state.ref(c) for c in cards), state.stamp(), power, toughness,
+                              duration=_duration(node))
+    state.append(state.continuous, effect)
+    for card in cards:
+        state.emit(EventKind.EFFECT, ctx.controller, (card,), detail=f"gets {pt} {effect.duration}",
+                   citation=Citation("Interaction of Continuous Effects", "613.4c"))
+    keywords = find(node, "keyword_list_inline")
+    if keywords is not None:
+        _grant(state, ctx, cards, keywords, effect.duration)
+
+
+def _duration(node: Node) -> str:
+    if find(node, "until_end_of_turn") is not None or find(node, "this_turn") is not None:
+        return "until end of turn"
+    if find(node, "until_your_next_turn") is not None:
+        return "until your next turn"
+    return "indefinitely"
+
+
+def _grant(state: GameState, ctx: Context, cards: list[int], keywords: Node, duration: str) -> None:
+    from ..oracle.keywords import canonical_keyword
+    names = tuple(canonical_keyword(str(k.children[0])) or str(k.children[0]) for k in keywords.find_data("keyword"))
+    state.append(state.continuous, ContinuousEffect(ctx.name, "6", tuple(state.ref(c) for c in cards), state.stamp(),
+                                                    keywords=names, duration=duration))
+    for card in cards:
+        state.emit(EventKind.EFFECT, ctx.controller, (card,), detail=f"gains {', '.join(names).lower()} {duration}",
+                   citation=Citation("Interaction of Continuous Effects", "613.1f"))
+
+
+def gain_keyword(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    cards = [c for c in objects(state, ctx, _object_child(node)) if state.zone_of(c) is state.battlefield]
+    keywords = _child(node, "keyword_list_inline")
+    assert keywords is not None
+    _grant(state, ctx, cards, keywords, _duration(node))
+
+
+def create_token(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Create — CR 701.7a: put a token onto the battlefield; its name is its subtypes plus "Token" (Tokens — CR 111.4)."""
+    count_node = _child(node, "token_count")
+    count = ctx.x if count_node is not None and text(count_node) == "x" else amount_of(count_node, ctx.x)
+    desc = _child(node, "token_desc")
+    assert desc is not None
+    oracle = token_card(desc)
+    who = players(state, ctx, node)
+    for player in who:
+        for _ in range(count):
+            card = state.add_card(oracle, player, ZoneKind.BATTLEFIELD)
+            state.emit(EventKind.CREATE, player, (card,), destination="battlefield",
+                       detail=f"a {oracle.main.power}/{oracle.main.toughness} {' '.join(sorted(oracle.colors)) or 'colorless'} "
+                       f"{oracle.main.type_line} token" if oracle.main.power else f"a {oracle.main.type_line} token",
+                       citation=Citation("Create", "701.7a"))
+            state.emit(EventKind.MOVE, player, (card,), destination="battlefield", detail="a token enters",
+                       citation=Citation("Tokens", "111.1"))
+
+
+def token_card(desc: Node) -> OracleCard:
+    from .layers import COLOR_LETTERS
+    values = {t.type: str(t) for t in desc.children if isinstance(t, Token)}
+    type_node = _child(desc, "token_type")
+    type_words = text(type_node).split() if type_node is not None else []
+    if "NAMETOKEN" in values:
+        name = values["NAMETOKEN"].capitalize()
+        types = frozenset({"Artifact"})
+        subtypes: tuple[str, ...] = (name,)
+        text_ = {"Treasure": "{T}, Sacrifice this artifact: Add one mana of any color.",
+                 "Food": "{2}, {T}, Sacrifice this artifact: You gain 3 life.",
+                 "Clue": "{2}, Sacrifice this artifact: Draw a card."}.get(name, "")
+        face = Face(f"{name} Token", None, types, subtypes, frozenset(), None, None, text_, FaceKind.NORMAL)
+        return OracleCard(face.name, Layout.NORMAL, (face,), is_token=True)
+    subtypes = tuple(values.get("SUBTYPES", "").split())
+    colors = frozenset(COLOR_LETTERS[w] for w in values.get("COLOR_LIST", "").split() if w in COLOR_LETTERS)
+    power, _, toughness = values.get("PTVAL", "/").partition("/")
+    types = frozenset(w.capitalize() for w in type_words)
+    keywords = _child(desc, "keyword_list_inline")
+    text_ = text(keywords).capitalize() if keywords is not None else ""
+    name = " ".join(subtypes) + " Token" if subtypes else "Token"
+    face = Face(name, None, types, subtypes, frozenset(), power or None, toughness or None, text_, FaceKind.NORMAL)
+    return OracleCard(name, Layout.NORMAL, (face,), color_indicator=colors, is_token=True)
+
+
+def search(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.search import CardQuery, Find, search as search_library
+    what = text(_child(node, "search_what")).lower()
+    types = frozenset(v for k, v in {"creature": "Creature", "land": "Land", "artifact": "Artifact",
+                                     "enchantment": "Enchantment", "instant": "Instant", "sorcery": "Sorcery",
+                                     "planeswalker": "Planeswalker"}.items() if k in what.split())
+    supertypes = frozenset({"Basic"}) if "basic" in what.split() else frozenset()
+    basic_types = ("Forest", "Island", "Swamp", "Mountain", "Plains")
+    named = [w.capitalize() for w in what.split() if w.capitalize() in basic_types]
+    alternatives = len(named) > 1 and " or " in what
+    subtypes = frozenset() if alternatives else frozenset(named)
+    if "card named" in what or "with" in what:
+        raise Unimplemented(f"search for {what!r}")
+    count, up_to = 1, False
+    words = what.split()
+    if words[0] == "up" and len(words) > 2:
+        count, up_to = number_value(words[2]), True
+    elif words[0] in ("two", "three"):
+        count = number_value(words[0])
+    query = CardQuery(what.removeprefix("a ").removeprefix("an "), None, types, supertypes, subtypes,
+                      any_subtypes=frozenset(named) if alternatives else frozenset())
+    dest_node = find(node, "search_put")
+    dest = next((c for c in dest_node.children if isinstance(c, Tree)), None) if dest_node is not None else None
+    put = {"to_hand": ZoneKind.HAND, "to_battlefield": ZoneKind.BATTLEFIELD, "to_graveyard": ZoneKind.GRAVEYARD,
+           "to_exile": ZoneKind.EXILE}.get(str(dest.data) if dest is not None else "", ZoneKind.HAND)
+    tapped = dest is not None and "tapped" in text(dest)
+    if dest is not None and dest.data == "to_top":
+        raise Unimplemented("search … put that card on top of your library")
+    shuffle = "shuffle" in [str(t) for t in node.scan_values(lambda v: isinstance(v, Token))]
+    player = players(state, ctx, node)[0]
+    search_library(state, player, [Find(query, count, up_to, put, tapped)], reveal_found="reveal" in text(node),
+                   shuffle=shuffle, choose=choose)
+
+
+def explore(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.explore import explore as explore_action
+    target = _object_child(node)
+    cards = objects(state, ctx, target) if target is not None else [ctx.source]
+    for card in cards:
+        ref = state.ref(card)
+        if state.zone_of(card) is not state.battlefield:
+            # Explore — CR 701.44c: it left the battlefield; its last known information says who explores.
+            ref = ObjectRef(card, state.last_known[card].incarnation) if card in state.last_known else ref
+        explore_action(state, ref, choose=choose)
+
+
+def discover(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.discover import discover as discover_action
+    if "again for the same value" in text(node):
+        n = ctx.event.amount if ctx.event is not None else 0
+    else:
+        n = _amount(node, ctx)
+    discover_action(state, ctx.controller, n, choose=choose)
+
+
+def manifest(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.manifest import manifest as manifest_action
+    words = text(node)
+    if "a card from your hand" in words:
+        hand = state.player(ctx.controller).hand.cards
+        if not hand:
+            _note(state, ctx, "no card in hand to manifest")
+            return
+        answer = decide(state, Decision.of(ctx.controller, "manifest which card from your hand",
+                                           Citation("Manifest", "701.40a"),
+                                           [Option(f"manifest {state.cards[c].oracle.name}", c) for c in hand]), choose)
+        manifest_action(state, ctx.controller, [answer.value])
+        return
+    if "the top card of" in words or "the top" in words:
+        count = _amount(node, ctx) if "cards of" in words else 1
+        whose = players(state, ctx, node)[0]
+        if "target player's" in words:
+            whose = next((t for t in ctx.targets if isinstance(t, str)), whose)
+        done = manifest_action(state, whose, count=count)
+        if done:
+            ctx.it = done[-1]         # "… then put two +1/+1 counters on it": the manifested permanent
+        return
+    raise Unimplemented(f"manifest {words!r}")
+
+
+def cloak(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.cloak import cloak as cloak_action
+    if "the top card of your library" in text(node):
+        cloak_action(state, ctx.controller, None, count=1)
+        return
+    raise Unimplemented(f"cloak {text(node)!r}")
+
+
+def manifest_dread(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.manifest_dread import manifest_dread as dread
+    dread(state, ctx.controller, choose=choose)
+
+
+def mill(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.mill import mill as mill_action
+    words = text(node)
+    if words.startswith("put") or " put " in words:
+        count = 1 if "the top card" in words else _amount(node, ctx)
+    else:
+        count = _cards(node, ctx)
+    for player in players(state, ctx, node):
+        mill_action(state, player, count)
+
+
+def scry(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Scry — CR 701.22a: look at the top N, put any number on the bottom and the rest back on top in any order."""
+    n = _amount(node, ctx)
+    library = state.player(ctx.controller).library
+    looked = list(library.cards[:n])
+    bottom: list[int] = []
+    for card in looked:
+        name = state.cards[card].display_name
+        answer = decide(state, Decision.of(ctx.controller, f"scry {n}: {name} on top or on the bottom?",
+                                           Citation("Scry", "701.22a"),
+                                           [Option(f"keep {name} on top", False), Option(f"put {name} on the bottom", True)]),
+                        choose)
+        if answer.value:
+            bottom.append(card)
+    for card in bottom:
+        state.move(card, library, position="bottom")
+    state.emit(EventKind.SCRY, ctx.controller, tuple(looked), amount=n,
+               detail=f"scry {n}: {len(bottom)} on the bottom", citation=Citation("Scry", "701.22a"))
+
+
+def surveil(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    n = _amount(node, ctx)
+    library = state.player(ctx.controller).library
+    for card in list(library.cards[:n]):
+        name = state.cards[card].display_name
+        answer = decide(state, Decision.of(ctx.controller, f"surveil {n}: {name} into the graveyard?",
+                                           Citation("Surveil", "701.25a"),
+                                           [Option(f"keep {name} on top", False),
+                                            Option(f"put {name} into graveyard", True)]), choose)
+        if answer.value:
+            state.move(card, state.player(ctx.controller).graveyard)
+            state.emit(EventKind.MOVE, ctx.controller, (card,), source=library.label,
+                       destination=state.player(ctx.controller).graveyard.label, citation=Citation("Surveil", "701.25a"))
+
+
+def counter_spell(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    if "unless" in text(node):
+        raise Unimplemented("counter … unless its controller pays")
+    for card in objects(state, ctx, _object_child(node)):
+        if card in state.spells:
+            state.delete_item(state.spells, card)
+            state.move(card, state.player(state.cards[card].owner).graveyard)
+            state.emit(EventKind.MOVE, ctx.controller, (card,), source="stack", destination="graveyard",
+                       detail="countered", citation=Citation("Counter", "701.6a"))
+
+
+def tap(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    for card in objects(state, ctx, _object_child(node)):
+        if not state.cards[card].tapped:
+            state.set(state.cards[card], "tapped", True)
+            state.emit(EventKind.TAP, ctx.controller, (card,), citation=Citation("Tap and Untap", "701.26a"))
+
+
+def untap(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    for card in objects(state, ctx, _object_child(node)):
+        if state.cards[card].tapped:
+            state.set(state.cards[card], "tapped", False)
+            state.emit(EventKind.UNTAP, ctx.controller, (card,), citation=Citation("Tap and Untap", "701.26a"))
+
+
+def sacrifice(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    target = _object_child(node)
+    if target is not None and text(target) == "~":
+        if state.zone_of(ctx.source) is state.battlefield:
+            put_into_graveyard(state, ctx.source, "sacrificed", Citation("Sacrifice", "701.21a"))
+        return
+    desc = find(node, "object_desc") or find(node, "obj_desc")
+    if desc is None:
+        raise Unimplemented(f"sacrifice {text(node)!r}")
+    for player in players(state, ctx, node):
+        pool = [c for c in state.permanents(player) if _matches_desc(state, player, desc, c.id, ctx.source)]
+        if not pool:
+            continue
+        answer = decide(state, Decision.of(player, f"sacrifice {text(desc)}", Citation("Sacrifice", "701.21a"),
+                                           [Option(f"sacrifice {c.display_name}", c.id) for c in pool]), choose)
+        put_into_graveyard(state, answer.value, "sacrificed", Citation("Sacrifice", "701.21a"))
+
+
+def _matches_desc(state: GameState, controller: str, desc: Node, card: int, source: int) -> bool:
+    from .layers import matches
+    return matches(state, controller, desc, card, source)
+
+
+def discard(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..instructions import Instruction, perform
+    for player in players(state, ctx, node):
+        perform(state, player, Instruction("discard", _cards(node, ctx)), choose)
+
+
+def add_mana(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    choices = mana_choices(node)
+    if not choices:
+        raise Unimplemented(f"add {text(node)!r}")
+    add(state, ctx.controller, choices, choose, ctx.name)
+
+
+def look_top(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    n = _amount(node, ctx) if "cards of" in text(node) else 1
+    library = state.player(ctx.controller).library
+    looked = list(library.cards[:n])
+    ctx.memory["looked"] = looked
+    state.emit(EventKind.LOOK, ctx.controller, tuple(looked), source=library.label, detail=f"the top {len(looked)}")
+
+
+def reveal_from_among(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"Reveal an instant or sorcery card from among them and put it into your hand" (of the cards looked at)."""
+    from .layers import TYPE_WORDS
+    words = [w for w in text(node).split() if w in TYPE_WORDS]
+    p = state.player(ctx.controller)
+    looked = [c for c in ctx.memory.get("looked", []) if c in p.library.cards]
+    fits = [c for c in looked if not words or state.cards[c].oracle.types & {TYPE_WORDS[w] for w in words}]
+    if not fits:
+        _note(state, ctx, "no card among them fits: none is revealed")
+        return
+    answer = decide(state, Decision.of(ctx.controller, "reveal which card and put it into your hand", None,
+                                       [Option(f"reveal {state.cards[c].display_name}", c) for c in fits]), choose)
+    state.emit(EventKind.REVEAL, ctx.controller, (answer.value,), source=p.library.label)
+    state.move(answer.value, p.hand)
+    state.emit(EventKind.MOVE, ctx.controller, (answer.value,), source=p.library.label, destination=p.hand.label)
+    ctx.memory["taken"] = [answer.value]
+
+
+def put_rest(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    looked = [c for c in ctx.memory.get("looked", []) if c in state.player(ctx.controller).library.cards]
+    words = text(node)
+    if words.startswith("put the rest on the bottom of your library in"):
+        p = state.player(ctx.controller)
+        rest = list(looked)
+        if "random" in words:
+            rest = state.random_order(rest)
+        for card in rest:
+            state.move(card, p.library, position="bottom")
+        if rest:
+            state.emit(EventKind.MOVE, ctx.controller, tuple(rest), source=p.library.label,
+                       destination=f"the bottom of {p.library.label}", detail="the rest")
+        return
+    if not words.startswith("put one of them into your hand and the rest into your graveyard") and not (
+            "one" in words and "into your hand and the rest into your graveyard" in words):
+        raise Unimplemented(f"{words!r}")
+    p = state.player(ctx.controller)
+    if not looked:
+        return
+    answer = decide(state, Decision.of(ctx.controller, "put one of them into your hand", None,
+                                       [Option(f"put {state.cards[c].display_name} into hand", c) for c in looked]),
+                    choose)
+    state.move(answer.value, p.hand)
+    state.emit(EventKind.MOVE, ctx.controller, (answer.value,), source=p.library.label, destination=p.hand.label)
+    rest = [c for c in looked if c != answer.value]
+    for card in rest:
+        state.move(card, p.graveyard)
+    if rest:
+        state.emit(EventKind.MOVE, ctx.controller, tuple(rest), source=p.library.label, destination=p.graveyard.label,
+                   detail="the rest")
+
+
+def put_this_way(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"Put a card you put into your graveyard this way into your hand": one of the cards the triggering event
+    put into that graveyard (Paranormal Analyst)."""
+    graveyard = state.player(ctx.controller).graveyard
+    cards = [c for c in (ctx.event.cards if ctx.event else ()) if c in graveyard.cards]
+    if not cards:
+        _note(state, ctx, "no card was put into the graveyard this way")
+        return
+    hand = state.player(ctx.controller).hand
+    answer = decide(state, Decision.of(ctx.controller, "put a card into your hand", None,
+                                       [Option(state.cards[c].display_name, c) for c in cards]), choose)
+    state.move(answer.value, hand)
+    state.emit(EventKind.MOVE, ctx.controller, (answer.value,), source=graveyard.label, destination=hand.label)
+
+
+def shuffle(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.shuffle import shuffle as shuffle_library
+    if "into" in text(node):
+        raise Unimplemented(f"{text(node)!r}")
+    shuffle_library(state, players(state, ctx, node)[0])
+
+
+def return_to_battlefield(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    for card in objects(state, ctx, _object_child(node)):
+        oracle = state.cards[card].oracle
+        if not oracle.types & {"Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle"}:
+            # An instant or sorcery card (a split card's halves are both) stays where it is (Zones — CR 400.4a);
+            # a double-faced card has its front face's characteristics there (Double-Faced Cards — CR 712.8a).
+            state.emit(EventKind.NOTHING, ctx.controller, (card,), source=state.zone_of(card).label,
+                       detail="not a permanent card: it can't enter the battlefield and stays where it is",
+                       citation=Citation("Zones", "400.4a"))
+            continue
+        enter_battlefield(state, card, ctx.controller if "under your control" in text(node) else state.cards[card].owner,
+                          tapped="tapped" in text(node).split()[-1:], choose=choose)
+
+
+def return_to_hand(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    bounce(state, ctx, node, choose)
+
+
+def extra_land(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"You may play an additional land this turn" (Lands — CR 305.2a): one more land play this turn."""
+    words = text(node)
+    more = 1 if "an additional land" in words else _amount(node, ctx)
+    p = state.player(ctx.controller)
+    state.set(p, "land_plays", p.land_plays + more)
+    _note(state, ctx, f"{ctx.controller} may play {more} more land this turn ({p.land_plays} in all)",
+          Citation("Lands", "305.2a"))
+
+
+def may(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    inner = next(c for c in node.children if isinstance(c, Tree) and c.data != "you" and c.data not in _PLAYER_REFS)
+    if inner.data == "extra_land":          # a permission, not a choice made now
+        extra_land(state, ctx, inner, choose)
+        return
+    answer = decide(state, Decision.of(ctx.controller, f"{ctx.name}: {text(inner)}?", None,
+                                       [Option("yes", True), Option("no", False)]), choose)
+    if answer.value:
+        run_effect(state, ctx, inner, choose)
+
+
+HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
+    "deal_damage": deal_damage, "put_counters": put_counters, "gain_life": gain_life, "lose_life": lose_life,
+    "draw": draw, "destroy": destroy, "exile": exile, "bounce": bounce, "pump": pump, "gain_keyword": gain_keyword,
+    "create_token": create_token, "search": search, "explore": explore, "discover": discover, "manifest": manifest,
+    "cloak": cloak, "manifest_dread": manifest_dread, "mill": mill, "scry": scry, "surveil": surveil,
+    "counter_spell": counter_spell, "tap": tap, "untap": untap, "sacrifice": sacrifice, "discard": discard,
+    "add_mana": add_mana, "look_top": look_top, "put_rest": put_rest, "shuffle": shuffle,
+    "return_to_battlefield": return_to_battlefield, "return_to_hand": return_to_hand, "may": may,
+    "put_this_way": put_this_way, "extra_land": extra_land, "reveal_from_among": reveal_from_among,
+}

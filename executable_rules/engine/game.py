@@ -1,0 +1,31 @@
+"""A game the engine runs: a :class:`~executable_rules.model.GameState` whose events are watched for triggers.
+
+>>> from executable_rules.model import OracleCard, ZoneKind
+>>> from executable_rules.actions.shuffle import shuffle
+>>> from executable_rules.engine.turn import resolve_stack
+>>> state = new_game(["Alice", "Bob"])
+>>> probe = OracleCard.simple("Psychogenic Probe", "{2}", "Artifact", text="Whenever a spell or ability causes a "
+...                           "player to shuffle their library, Psychogenic Probe deals 2 damage to that player.")
+>>> _ = state.add_card(probe, "Bob", ZoneKind.BATTLEFIELD)
+>>> shuffle(state, "Alice")                    # an empty library: still a shuffle
+>>> [t.label for t in state.pending_triggers]
+["Psychogenic Probe's ability"]
+>>> resolve_stack(state); state.player("Alice").life
+18
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..model import GameState
+from .replacement import graveyard_replacement
+from .triggers import watch
+
+
+def new_game(players: Sequence[str], *, seed: int = 0, active: str | None = None) -> GameState:
+    """A game with these players (turn order), its triggered abilities watched; turn 1, precombat main."""
+    state = GameState.new(players, seed=seed, active=active)
+    state.watchers.append(watch)
+    state.move_replacements.append(graveyard_replacement)
+    return state

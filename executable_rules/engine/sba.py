@@ -1,0 +1,97 @@
+"""State-based actions (State-Based Actions — CR 704), checked whenever a player would receive priority (704.3).
+
+All applicable actions happen at once, then the check repeats until none applies (704.3):
+
+- 704.5a a player with 0 or less life loses; 704.5b a player who drew from an empty library loses;
+  704.5c ten or more poison counters;
+- 704.5d a token in a zone other than the battlefield ceases to exist (Tokens — CR 111.7);
+- 704.5f a creature with toughness 0 or less is put into its owner's graveyard;
+- 704.5g a creature with lethal damage marked on it is destroyed (not if indestructible: Indestructible — CR 702.12b);
+- 704.5i a planeswalker with 0 loyalty is put into its owner's graveyard;
+- 704.5j the legend rule: of two or more legendary permanents with the same name, their controller keeps one;
+- 704.5q a permanent with +1/+1 and -1/-1 counters loses N of each.
+"""
+
+from __future__ import annotations
+
+from ..choices import Chooser, Decision, Option, decide, first_legal
+from ..citation import Citation
+from ..model import EventKind, GameState
+from .layers import characteristics
+from .replacement import put_into_graveyard
+
+
+def _cite(letter: str) -> Citation:
+    return Citation("State-Based Actions", f"704.5{letter}")
+
+
+def check_state_based_actions(state: GameState, choose: Chooser = first_legal) -> int:
+    """Perform state-based actions until none applies; return how many were performed."""
+    performed = 0
+    while True:
+        done = _once(state, choose)
+        if not done:
+            return performed
+        performed += done
+
+
+def _once(state: GameState, choose: Chooser) -> int:
+    done = 0
+    for p in state.players:
+        if p.lost:
+            continue
+        reason = None
+        if p.life <= 0:
+            reason = ("a", f"has {p.life} life")
+        elif p.drew_from_empty_library:
+            reason = ("b", "attempted to draw from an empty library")
+        elif p.poison >= 10:
+            reason = ("c", f"has {p.poison} poison counters")
+        if reason:
+            state.set(p, "lost", True)
+            state.emit(EventKind.LOSE, p.name, detail=f"loses the game: {reason[1]}", citation=_cite(reason[0]))
+            done += 1
+    for zone in [state.exile, state.stack] + [z for p in state.players for z in (p.hand, p.graveyard, p.library,
+                                                                               p.outside)]:
+        for card in list(zone.cards):
+            if card in state.cards and state.cards[card].is_token and card not in state.spells:
+                name = state.cards[card].display_name
+                state.cease_to_exist(card)
+                state.emit(EventKind.STATE_BASED, None, names=(name,), source=zone.label,
+                           detail="a token outside the battlefield ceases to exist", citation=_cite("d"))
+                done += 1
+    dying: list[tuple[int, str, str]] = []
+    for permanent in state.permanents():
+        ch = characteristics(state, permanent.id)
+        if "Creature" in ch.types and ch.toughness is not None:
+            if ch.toughness <= 0:
+                dying.append((permanent.id, "f", f"toughness {ch.toughness}: put into its owner's graveyard"))
+            elif permanent.damage >= ch.toughness and "Indestructible" not in ch.keywords:
+                dying.append((permanent.id, "g", f"{permanent.damage} damage marked, toughness {ch.toughness}: destroyed"))
+        if "Planeswalker" in ch.types and permanent.counters.get("loyalty", 0) <= 0 and "Creature" not in ch.types:
+            dying.append((permanent.id, "i", "0 loyalty: put into its owner's graveyard"))
+        plus, minus = permanent.counters.get("+1/+1", 0), permanent.counters.get("-1/-1", 0)
+        if plus and minus:
+            n = min(plus, minus)
+            state.add_counters(permanent.id, "+1/+1", -n)
+            state.add_counters(permanent.id, "-1/-1", -n)
+            state.emit(EventKind.STATE_BASED, permanent.controller, (permanent.id,),
+                       detail=f"{n} +1/+1 and {n} -1/-1 counters removed", citation=_cite("q"))
+            done += 1
+    by_name: dict[tuple[str, str], list[int]] = {}
+    for permanent in state.permanents():
+        ch = characteristics(state, permanent.id)
+        if "Legendary" in ch.supertypes and ch.name and permanent.controller:
+            by_name.setdefault((permanent.controller, ch.name), []).append(permanent.id)
+    for (controller, name), cards in by_name.items():
+        if len(cards) > 1:
+            answer = decide(state, Decision.of(controller, f"legend rule: keep which {name}", _cite("j"),
+                                               [Option(f"keep {name} #{i + 1}", c) for i, c in enumerate(cards)]), choose)
+            for card in cards:
+                if card != answer.value:
+                    dying.append((card, "j", "the legend rule: put into its owner's graveyard"))
+    for card, letter, why in dying:
+        if state.zone_of(card) is state.battlefield:
+            put_into_graveyard(state, card, why, _cite(letter))
+            done += 1
+    return done

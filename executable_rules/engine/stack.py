@@ -1,0 +1,318 @@
+"""Casting spells, activating abilities, and resolving the top of the stack.
+
+Casting (Casting Spells — CR 601.2): the card moves to the stack (601.2a); the player announces its face and
+X (601.2b); chooses targets — the ``target …`` phrases of its text, or what its Enchant keyword says
+(601.2c); the total cost is its mana cost with X, or nothing when cast without paying (601.2f); mana
+abilities may be activated (601.2g) and the cost is paid (601.2h). A noninstant spell may be cast only in its
+controller's main phase with the stack empty (Timing and Priority — CR 117.1a); a land is played, not cast
+(Lands — CR 305.9).
+
+Resolving (Resolving Spells and Abilities — CR 608): targets are checked again, and a spell or ability all of
+whose targets are illegal doesn't resolve (608.2b); an illegal target isn't affected. The instructions are
+followed in order (608.2c). A permanent spell enters the battlefield (608.3); an instant or sorcery goes to
+its owner's graveyard last (608.2n).
+
+Activating (Activating Activated Abilities — CR 602.2): costs are paid — mana, {T}, sacrificing, paying life —
+and the ability goes on the stack; a mana ability resolves at once (Mana Abilities — CR 605.3a).
+"""
+
+from __future__ import annotations
+
+from lark import Token, Tree
+
+from ..choices import Chooser, Decision, Option, decide, first_legal
+from ..citation import Citation
+from ..errors import IllegalChoice, Unimplemented
+from ..model import Event, EventKind, Face, FaceKind, GameState, ManaCost, ObjectRef, Spell, TriggeredAbility, ZoneKind
+from ..oracle import Ability, parse_card
+from .effects import Context, choose_targets, legal_targets, run_body, still_legal, target_specs
+from .layers import text
+from .mana import pay_mana
+from .replacement import condition_holds, enter_battlefield, put_into_graveyard
+from .triggers import ability_of
+
+
+def spell_body(face: Face) -> list[Tree[Token]]:
+    """The bodies of a spell's spell abilities (its lines that are instructions)."""
+    from ..oracle import parse_card
+    parsed = parse_card(face.name, face.text)
+    bodies = []
+    for a in parsed.abilities:
+        if a.kind == "spell" and a.tree is not None:
+            body = a.tree.children[0]
+            if isinstance(body, Tree):
+                bodies.append(body)
+    return bodies
+
+
+def alternative_cost(state: GameState, player: str, face: Face) -> tuple[ManaCost, str] | None:
+    """The cost of the face's "If …, you may pay {0} rather than pay this spell's mana cost" and its condition."""
+    from ..oracle import parse_card
+    for a in parse_card(face.name, face.text).abilities:
+        if a.static == "alternative_cost" and a.tree is not None:
+            cost = next(a.tree.find_data("mana_cost"))
+            condition = a.text.removeprefix("if ").split(",", 1)[0]
+            return ManaCost.parse("".join(str(t) for t in cost.children)), condition
+    return None
+
+
+def kicker_cost(face: Face) -> ManaCost | None:
+    """The cost of the face's "Kicker [cost]" (Kicker — CR 702.33a), if it has one in mana."""
+    from ..oracle import parse_card
+    argument = parse_card(face.name, face.text).keyword_argument("Kicker")
+    try:
+        return ManaCost.parse(argument) if argument and argument.startswith("{") else None
+    except ValueError:
+        return None
+
+
+def cast_spell(state: GameState, player: str, card: int, *, face: str | None = None, x: int = 0,
+               without_paying: bool = False, alternative: bool = False, choose: Chooser = first_legal) -> Spell:
+    """``player`` casts ``card``, paying its costs; return the spell on the stack.
+
+    ``alternative`` pays the face's alternative cost instead of its mana cost (Casting Spells — CR 601.2b,
+    601.2f), when its condition holds; the spell's mana cost and mana value don't change
+    (Mana Cost and Color — CR 202.3)."""
+    from ..actions.cast import spell_faces
+    c = state.cards[card]
+    faces = spell_faces(c.oracle)
+    chosen = next((f for f in faces if face is None or f.name.casefold() == face.casefold()), None)
+    if chosen is None:
+        raise ValueError(f"{c.oracle.name} has no face {face!r}")
+    if chosen.is_land:
+        raise IllegalChoice(f"cast {chosen.name}", f"{chosen.name} is a land: it is played, not cast",
+                            Citation("Lands", "305.9"))
+    instant = "Instant" in chosen.types or c.oracle.parsed.has_keyword("Flash")
+    if not instant and (state.stack.cards or state.active != player or "main" not in state.step):
+        raise IllegalChoice(f"cast {chosen.name}", "a noninstant spell is cast only in its controller's main phase "
+                            "with an empty stack", Citation("Timing and Priority", "117.1a"))
+    if x and not (chosen.mana_cost and chosen.mana_cost.has_x):
+        raise ValueError(f"{chosen.name} has no X in its mana cost")
+    bodies = spell_body(chosen)
+    specs = [s for body in bodies for s in target_specs(body)]
+    with state.action(f"cast {chosen.name}"):
+        source = state.zone_of(card).label
+        state.move(card, state.stack)                                                 # 601.2a
+        targets: list[ObjectRef | str | None] = []
+        if specs:                                                                     # 601.2c
+            picked = choose_targets(state, player, specs, card, chosen.name, choose, Citation("Casting Spells", "601.2c"))
+            if picked is None:
+                raise IllegalChoice(f"cast {chosen.name}", f"no legal target for {chosen.name}",
+                                    Citation("Casting Spells", "601.2c"))
+            targets = picked
+        paid: tuple[str, ...] = ()
+        kicked = False
+        kicker = kicker_cost(chosen)
+        if kicker is not None:                                                        # 601.2b: announce kicker
+            answer = decide(state, Decision.of(player, f"pay kicker {kicker}?", Citation("Kicker", "702.33a"),
+                                               [Option(f"pay kicker {kicker}", True), Option("don't pay kicker", False)]),
+                            choose)
+            kicked = bool(answer.value)
+        cost = chosen.mana_cost
+        if alternative:
+            found = alternative_cost(state, player, chosen)
+            if found is None:
+                raise IllegalChoice(f"cast {chosen.name} for an alternative cost", f"{chosen.name} has none",
+                                    Citation("Casting Spells", "601.2b"))
+            cost, condition = found
+            if not condition_holds(state, player, condition):
+                raise IllegalChoice(f"cast {chosen.name} for {cost}", f"its condition is false: {condition}",
+                                    Citation("Casting Spells", "601.2b"))
+        if kicked and kicker is not None:
+            cost = kicker if cost is None or without_paying else cost + kicker        # 601.2f: the total cost
+        if (not without_paying or kicked) and cost is not None:                        # 601.2f–h
+            paid = tuple(pay_mana(state, player, cost, choose, chosen.name, x))
+        spell = Spell(card, player, chosen, x, without_paying, kicked, tuple(targets), paid)
+        state.set_item(state.spells, card, spell)
+        note = "without paying its mana cost" if without_paying else (f"paid by tapping {', '.join(paid)}" if paid
+                                                                       else "no mana to pay")
+        if alternative:
+            note += f"; its alternative cost {cost} paid instead of its mana cost {chosen.mana_cost}"
+        state.emit(EventKind.CAST, player, (card,), names=(chosen.name,), source=source, destination="stack",
+                   detail=note + (f"; X is {x}" if chosen.mana_cost and chosen.mana_cost.has_x else ""),
+                   citation=Citation("Casting Spells", "601.2"))
+        return spell
+
+
+
+
+def resolve_top(state: GameState, choose: Chooser = first_legal) -> None:
+    """Resolve the spell or ability on top of the stack (608)."""
+    if not state.stack.cards:
+        raise ValueError("the stack is empty: there is nothing to resolve")
+    top = state.stack.cards[-1]
+    if top in state.abilities:
+        _resolve_ability(state, state.abilities[top], choose)
+        return
+    spell = state.spells[top]
+    card = state.cards[top]
+    name = spell.face.name
+    with state.action(f"resolve {name}"):
+        bodies = spell_body(spell.face)
+        specs = [s for body in bodies for s in target_specs(body)]
+        targets = list(spell.targets)
+        if specs and targets and not any(t is not None and still_legal(state, spell.controller, s, t, top)
+                                         for s, t in zip(specs, targets)):
+            state.delete_item(state.spells, top)
+            state.emit(EventKind.NOT_RESOLVED, spell.controller, (top,), names=(name,),
+                       detail="every target is illegal: it doesn't resolve",
+                       citation=Citation("Resolving Spells and Abilities", "608.2b"))
+            put_into_graveyard(state, top, "it didn't resolve", Citation("Resolving Spells and Abilities", "608.2b"))
+            return
+        state.emit(EventKind.RESOLVE, spell.controller, (top,), names=(name,),
+                   citation=Citation("Resolving Spells and Abilities", "608.2"))
+        if spell.face.types & {"Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle"}:
+            state.delete_item(state.spells, top)
+            if spell.kicked:
+                # The permanent remembers its spell was kicked for "if it was kicked" (Kicker — CR 702.33d).
+                enter_battlefield(state, top, spell.controller, x=spell.x, choose=choose,
+                                  detail="a kicked permanent spell resolves (608.3)", kicked=True)
+                return
+            enter_battlefield(state, top, spell.controller, x=spell.x, choose=choose,
+                              detail="a permanent spell resolves (608.3)")
+            return
+        unread = [a for a in parse_card(spell.face.name, spell.face.text).abilities if not a.parsed]
+        if unread:
+                    raise Unimplemented(f"{name}: line {unread[0].line} of its text isn't read by the grammar: {unread[0].text!r}")
+        ctx = Context(top, spell.controller, name, specs, targets, x=spell.x)
+        for body in bodies:
+            run_body(state, ctx, body, choose)
+        if state.zone_of(top) is state.stack:
+            state.delete_item(state.spells, top)
+            put_into_graveyard(state, top, "an instant or sorcery goes to the graveyard as it finishes resolving",
+                               Citation("Resolving Spells and Abilities", "608.2n"))
+        del card
+
+
+def _ability_context(state: GameState, ability: TriggeredAbility, parsed: Ability) -> tuple[Context, Tree[Token]]:
+    tree = parsed.tree
+    assert tree is not None
+    body = tree.children[-1]
+    assert isinstance(body, Tree)
+    specs = target_specs(body)
+    it = None
+    event = ability.event
+    trigger = parsed.trigger
+    if trigger in ("explores", "enters", "dies", "turned_face_up") and event.cards:
+        it = event.cards[0]
+    ctx = Context(ability.source.card, ability.controller, ability.label, specs, list(ability.targets), event,
+                  x=ability.x, it=it, trigger=trigger, amount=event.amount)
+    return ctx, body
+
+
+def _resolve_ability(state: GameState, ability: TriggeredAbility, choose: Chooser) -> None:
+    parsed = ability_of(state, ability)
+    with state.action(f"resolve {ability.label}"):
+        state.replace_list(state.stack.cards, state.stack.cards[:-1])
+        state.delete_item(state.abilities, ability.id)
+        ctx, body = _ability_context(state, ability, parsed)
+        if ctx.specs and ctx.targets and not any(t is not None and still_legal(state, ability.controller, s, t, ctx.source)
+                                                 for s, t in zip(ctx.specs, ctx.targets)):
+            state.emit(EventKind.NOT_RESOLVED, ability.controller, names=(ability.label,),
+                       detail="every target is illegal: it doesn't resolve",
+                       citation=Citation("Resolving Spells and Abilities", "608.2b"))
+            return
+        state.emit(EventKind.RESOLVE, ability.controller, names=(ability.label,), detail=ability.ability,
+                   citation=Citation("Resolving Spells and Abilities", "608.2"))
+        run_body(state, ctx, body, choose)
+
+
+# ---------------------------------------------------------------- activated abilities
+
+
+def activated_abilities(state: GameState, card: int) -> list[Ability]:
+    c = state.cards[card]
+    if c.face_down:
+        return []
+    return [a for a in c.oracle.parsed.abilities if a.kind == "activated" and a.tree is not None]
+
+
+def activate(state: GameState, player: str, card: int, which: str = "", *, x: int = 0,
+             choose: Chooser = first_legal) -> None:
+    """``player`` activates the ability of ``card`` whose text starts with ``which`` (its cost, e.g. ``{T}``)."""
+    c = state.cards[card]
+    wanted = which.casefold()
+    found = [a for a in activated_abilities(state, card) if a.text.casefold().startswith(wanted)]
+    if not found:
+        raise ValueError(f"{c.oracle.name} has no activated ability {which!r}; it has "
+                         f"{[a.text for a in activated_abilities(state, card)]}")
+    ability = found[0]
+    tree = ability.tree
+    assert tree is not None
+    costs, body = tree.children[0], tree.children[-1]
+    assert isinstance(costs, Tree) and isinstance(body, Tree)
+    name = f"{c.oracle.name}'s ability"
+    with state.action(f"activate {name}"):
+        specs = target_specs(body)
+        targets: list[ObjectRef | str | None] = []
+        if specs:
+            picked = choose_targets(state, player, specs, card, name, choose,
+                                    Citation("Activating Activated Abilities", "602.2b"))
+            if picked is None:
+                raise IllegalChoice(f"activate {name}", "no legal target",
+                                    Citation("Activating Activated Abilities", "602.2b"))
+            targets = picked
+        _pay_costs(state, player, card, costs, choose, name, x)
+        event = Event(EventKind.NOTHING, player, (card,))
+        on_stack = TriggeredAbility(state.ref(card), c.oracle.name, player, ability.text, event, line=ability.line,
+                                    activated=True, x=x, targets=tuple(t for t in targets if t is not None))
+        if "add_mana" in ability.effects and not specs:                   # a mana ability: no stack (605.3a)
+            ctx = Context(card, player, name, [], [], event, x=x)
+            run_body(state, ctx, body, choose)
+            return
+        ability_id = state.next_id
+        state.set(state, "next_id", ability_id + 1)
+        from dataclasses import replace
+        on_stack = replace(on_stack, id=ability_id)
+        state.set_item(state.abilities, ability_id, on_stack)
+        state.append(state.stack.cards, ability_id)
+        state.emit(EventKind.TRIGGER, player, names=(name,), destination="stack", detail=f"activated: {ability.text}",
+                   citation=Citation("Activating Activated Abilities", "602.2"))
+
+
+def _pay_costs(state: GameState, player: str, card: int, costs: Tree[Token], choose: Chooser, name: str,
+               x: int) -> None:
+    from ..model import ManaCost
+    c = state.cards[card]
+    for item in costs.children:
+        if not isinstance(item, Tree):
+            continue
+        words = text(item)
+        if item.data == "mana_cost":
+            symbols = [s for s in (str(t) for t in item.children) if s not in ("{T}", "{Q}")]
+            if "{T}" in words:
+                if c.tapped:
+                    raise IllegalChoice(f"activate {name}", f"{c.display_name} is already tapped",
+                                        Citation("Activating Activated Abilities", "602.2b"))
+                state.set(c, "tapped", True)
+                state.emit(EventKind.TAP, player, (card,), detail="{T}: a cost",
+                           citation=Citation("Tap and Untap", "701.26a"))
+            if symbols:
+                pay_mana(state, player, ManaCost.parse("".join(symbols)), choose, name, x)
+        elif item.data == "cost_sacrifice":
+            obj = next((ch for ch in item.children if isinstance(ch, Tree)), None)
+            if obj is not None and text(obj) == "~":
+                put_into_graveyard(state, card, "sacrificed as a cost", Citation("Sacrifice", "701.21a"))
+                continue
+            from .layers import matches
+            desc = next(obj.find_data("object_desc"), None) if obj is not None else None
+            if desc is None:
+                desc = next(obj.find_data("obj_desc"), None) if obj is not None else None
+            pool = [p.id for p in state.permanents(player) if desc is not None and matches(state, player, desc, p.id, card)
+                    and not ("another" in words and p.id == card)]
+            if not pool:
+                raise IllegalChoice(f"activate {name}", f"nothing to sacrifice ({words})",
+                                    Citation("Activating Activated Abilities", "602.2b"))
+            answer = decide(state, Decision.of(player, words, Citation("Activating Activated Abilities", "602.2b"),
+                                               [Option(f"sacrifice {state.cards[p].display_name}", p) for p in pool]),
+                            choose)
+            put_into_graveyard(state, answer.value, "sacrificed as a cost", Citation("Sacrifice", "701.21a"))
+        elif item.data == "cost_life":
+            from ..instructions import lose_life
+            from .selectors import amount_of
+            lose_life(state, player, amount_of(item), detail="paid as a cost")
+        else:
+                    raise Unimplemented(f"the cost {words!r}")
+
+
+__all__ = ["activate", "cast_spell", "legal_targets", "resolve_top", "FaceKind", "ZoneKind"]

@@ -1,0 +1,282 @@
+"""Triggered abilities read from Oracle text: noted as events happen, put on the stack when a player would
+receive priority.
+
+:func:`watch` is the state's watcher (:attr:`GameState.watchers`): for every event it looks at the triggered
+abilities of the permanents on the battlefield — and, for abilities that look back in time, of the permanent
+that just left (Handling Triggered Abilities — CR 603.10a) — and notes each ability whose trigger event
+matches (603.2) in ``state.pending_triggers``. An ability triggers once per event: "whenever one or more …"
+abilities trigger once for a batch of cards moved by one event (603.2c). "This ability triggers only once
+each turn" is kept per object and turn (603.2h).
+
+:func:`put_triggers_on_stack` puts the waiting abilities on the stack in APNAP order, each player putting
+theirs in the order they choose (603.3b), choosing targets as each goes on (603.3d); one with no legal
+target is removed.
+
+A face-down permanent has no abilities, so it triggers nothing (Face-Down Spells and Permanents — CR 708.2a).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from lark import Token, Tree
+
+from ..choices import Chooser, Decision, Option, decide
+from ..citation import Citation
+from ..model import Card, Event, EventKind, GameState, ObjectRef, TriggeredAbility
+from ..oracle import Ability
+from .effects import choose_targets, target_specs
+from .layers import characteristics, matches, text, walk
+from .replacement import condition_holds
+
+_EVENT_VERBS = {"discover": EventKind.DISCOVER, "discovers": EventKind.DISCOVER, "scry": EventKind.SCRY,
+                "scries": EventKind.SCRY, "manifest dread": EventKind.MANIFEST_DREAD,
+                "manifests dread": EventKind.MANIFEST_DREAD, "explore": EventKind.EXPLORE}
+
+
+def _event_node(ability: Ability) -> Tree[Token] | None:
+    if ability.tree is None:
+        return None
+    for sub in walk(ability.tree):
+        if sub.data == ability.trigger:
+            return sub
+    return None
+
+
+def _desc(node: Tree[Token]) -> Tree[Token] | None:
+    return next((c for c in node.children if isinstance(c, Tree) and c.data in ("object_desc", "card_desc")), None)
+
+
+def _player_ref(node: Tree[Token]) -> str | None:
+    ref = next((c for c in node.children if isinstance(c, Tree) and c.data in (
+        "you", "an_opponent", "a_player", "each_player", "each_opponent", "target_player")), None)
+    return str(ref.data) if ref is not None else None
+
+
+def _player_matches(kind: str | None, player: str | None, controller: str) -> bool:
+    if kind in (None, "a_player", "each_player"):
+        return True
+    if kind == "you":
+        return player == controller
+    return player is not None and player != controller
+
+
+def _was(state: GameState, card: int, kind: str) -> bool:
+    if state.zone_of(card) is state.battlefield:
+        return kind in characteristics(state, card).types
+    known = state.last_known.get(card)
+    return bool(known and kind in known.types)
+
+
+def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) -> bool:
+    """Whether ``event`` is ``ability``'s trigger event (``source`` is the permanent that has it)."""
+    node = _event_node(ability)
+    if node is None or source.controller is None and event.kind is not EventKind.MOVE:
+        return False
+    controller = source.controller or (state.last_known[source.id].controller if source.id in state.last_known
+                                       else source.owner)
+    kind = ability.trigger
+    entered = event.kind is EventKind.MOVE and event.destination == "battlefield"
+    died = (event.kind is EventKind.MOVE and event.source == "battlefield"
+            and (event.destination or "").endswith("graveyard"))
+    if kind == "self_enters":
+        if entered and source.id in event.cards:
+            return True
+        desc = _desc(node)               # "whenever ~ or another enchantment enters …"
+        return entered and desc is not None and any(
+            c != source.id and c in state.cards and matches(state, controller, desc, c, source.id)
+            and ("under your control" not in text(node) or state.cards[c].controller == controller) for c in event.cards)
+    if kind == "enters":
+        desc = _desc(node)
+        under_you = "under your control" in text(node)
+        return entered and desc is not None and any(
+            c in state.cards and matches(state, controller, desc, c, source.id)
+            and not ("another" in text(desc).split() and c == source.id)
+            and (not under_you or state.cards[c].controller == controller) for c in event.cards)
+    if kind == "self_dies":
+        return died and source.id in event.cards and _was(state, source.id, "Creature")
+    if kind == "dies":
+        desc = _desc(node)
+        return died and desc is not None and any(
+            _was(state, c, "Creature") and c != source.id
+            and ("you control" not in text(desc) or state.last_known.get(c) and state.last_known[c].controller == controller)
+            for c in event.cards)
+    if kind == "explores":
+        if event.kind is not EventKind.EXPLORE or event.player != controller or not event.cards:
+            return False
+        if not _was(state, event.cards[0], "Creature"):
+            return False
+        wanted = next((c for c in node.children if isinstance(c, Tree) and c.data in ("land", "nonland")), None)
+        if wanted is None:
+            return True
+        revealed = event.cards[1] if len(event.cards) > 1 else None
+        is_land = revealed is not None and "Land" in state.cards[revealed].oracle.types
+        return (wanted.data == "land") == is_land and revealed is not None
+    if kind == "keyword_event":
+        verb = next((str(t) for t in node.children if isinstance(t, Token) and t.type == "EVENT_VERB"), "")
+        wanted_kind = _EVENT_VERBS.get(verb)
+        return (wanted_kind is not None and event.kind is wanted_kind
+                and _player_matches(_player_ref(node), event.player, controller))
+    if kind == "cards_to_graveyard":
+        words = text(node)
+        if event.kind not in (EventKind.MILL, EventKind.MOVE) or not (event.destination or "").endswith("graveyard"):
+            return False
+        if "from your library" in words and "library" not in (event.source or ""):
+            return False
+        if "your graveyard" in words and event.player != controller:
+            return False
+        desc = _desc(node)
+        kinds = text(desc).split() if desc is not None else []
+        hits = [c for c in event.cards if c in state.cards
+                and ("creature" not in kinds or "Creature" in state.cards[c].oracle.types)
+                and ("land" not in kinds or "Land" in state.cards[c].oracle.types)]
+        return bool(hits)
+    if kind == "beginning":
+        step = next((str(t) for t in node.children if isinstance(t, Token) and t.type == "STEP"), "")
+        owner_node = next((c for c in node.children if isinstance(c, Tree)), None)
+        owner = str(owner_node.data) if owner_node is not None else "each"
+        if event.kind is not EventKind.STEP or not event.detail.startswith(step):
+            return False
+        return owner in ("each", "the", "the_next") or (owner in ("your", "your_next") and state.active == controller) \
+            or (owner == "opponents" and state.active != controller)
+    if kind == "cast":
+        return (event.kind is EventKind.CAST and _player_matches(_player_ref(node), event.player, controller)
+                and bool(event.cards) and _spell_matches(state, node, event.cards[0]))
+    if kind == "searches":
+        return (event.kind is EventKind.SEARCH and _player_matches(_player_ref(node), event.player, controller)
+                and event.player is not None and event.source == state.player(event.player).library.label)
+    if kind == "shuffles":
+        return event.kind is EventKind.SHUFFLE
+    if kind == "turned_face_up":
+        return event.kind is EventKind.TURN_FACE_UP and ("you control" not in text(node) or event.player == controller)
+    if kind == "sacrifice_event":
+        return (died and "sacrificed" in event.detail and any(_was(state, c, "Creature") for c in event.cards)
+                and _player_matches(_player_ref(node), event.player, controller))
+    if kind == "gains_life":
+        return event.kind is EventKind.LIFE and event.amount > 0 and _player_matches(
+            _player_ref(node), event.player, controller)
+    return False
+
+
+def _spell_matches(state: GameState, node: Tree[Token], card: int) -> bool:
+    """Whether the spell just cast fits "a green spell", "an instant or sorcery spell", "a creature spell" …"""
+    from .layers import COLOR_LETTERS, TYPE_WORDS
+    desc = next((c for c in node.children if isinstance(c, Tree) and c.data == "spell_desc"), None)
+    if desc is None or card not in state.spells:
+        return desc is None
+    face = state.spells[card].face
+    words = text(desc).split()
+    colors = frozenset(c for s in (face.mana_cost.symbols if face.mana_cost else ()) for c in s.split("/")
+                       if c in "WUBRG")
+    for word in words:
+        if word in COLOR_LETTERS and COLOR_LETTERS[word] not in colors:
+            return False
+        if word == "multicolored" and len(colors) < 2:
+            return False
+    if "noncreature" in words and "Creature" in face.types:
+        return False
+    if "instant" in words and "sorcery" in words:
+        return bool(face.types & {"Instant", "Sorcery"})
+    for word in words:
+        if word in TYPE_WORDS and word not in ("instant", "sorcery") and TYPE_WORDS[word] not in face.types:
+            return False
+    return True
+
+
+def watch(state: GameState, event: Event) -> None:
+    """Note each ability ``event`` triggers (603.2); they wait in ``state.pending_triggers``."""
+    sources = list(state.battlefield.cards)
+    if event.kind is EventKind.MOVE and event.source == "battlefield":
+        sources += [c for c in event.cards if c not in sources]       # leaves-the-battlefield: look back (603.10a)
+    for card_id in sources:
+        card = state.cards.get(card_id)
+        if card is None or card.face_down:
+            continue
+        if state.zone_of(card_id) is not state.battlefield:
+            known = state.last_known.get(card_id)
+            if card_id not in event.cards or known is None or known.face_down:
+                continue        # looking back, it is as it last existed: face down, it had no abilities
+        for ability in card.oracle.parsed.abilities:
+            if ability.kind != "triggered" or not triggers_on(state, card, ability, event):
+                continue
+            condition = intervening_condition(ability)
+            if condition is not None and not condition_holds(state, card.controller or card.owner, condition, card_id):
+                continue        # "When …, if …": the condition is checked as it triggers (603.4)
+            if ability.once_each_turn:
+                key = (card_id, ability.text)
+                if key in state.once_each_turn:
+                    continue
+                state.mark_once(key)
+            controller = card.controller or (state.last_known[card_id].controller if card_id in state.last_known
+                                             else card.owner)
+            state.append(state.pending_triggers, TriggeredAbility(
+                state.ref(card_id) if state.zone_of(card_id) is state.battlefield else
+                _last_ref(state, card_id), card.oracle.name, controller, ability.text, event, line=ability.line))
+
+
+def intervening_condition(ability: Ability) -> str | None:
+    """The condition of "When/Whenever/At …, if [condition], …" (Handling Triggered Abilities — CR 603.4)."""
+    if ability.tree is None:
+        return None
+    node = next((c for c in ability.tree.children if isinstance(c, Tree) and c.data == "intervening"), None)
+    if node is None:
+        return None
+    return next(str(t) for t in node.children if isinstance(t, Token) and t.type == "CONDITION").strip()
+
+
+def _last_ref(state: GameState, card: int) -> ObjectRef:
+    known = state.last_known.get(card)
+    return ObjectRef(card, known.incarnation if known else 0)
+
+
+def ability_of(state: GameState, ability: TriggeredAbility) -> Ability:
+    """The parsed line of the source's Oracle text this triggered or activated ability is."""
+    card = state.cards[ability.source.card]
+    return next(a for a in card.oracle.parsed.abilities if a.line == ability.line)
+
+
+def put_triggers_on_stack(state: GameState, choose: Chooser) -> int:
+    """Put the waiting triggered abilities on the stack (603.3b, 603.3d); return how many went on."""
+    waiting = list(state.pending_triggers)
+    if not waiting:
+        return 0
+    state.replace_list(state.pending_triggers, [])
+    put = 0
+    for player in state.apnap():
+        mine = [a for a in waiting if a.controller == player.name]
+        while mine:
+            if len({(a.source_name, a.ability) for a in mine}) > 1:
+                answer = decide(state, Decision.of(
+                    player.name, "put which triggered ability on the stack next",
+                    Citation("Handling Triggered Abilities", "603.3b"),
+                    [Option(f"{a.source_name}: {a.ability}", a) for a in mine]), choose)
+                ability = answer.value
+            else:
+                ability = mine[0]
+            mine.remove(ability)
+            put += _put_one(state, ability, choose)
+    return put
+
+
+def _put_one(state: GameState, ability: TriggeredAbility, choose: Chooser) -> int:
+    parsed = ability_of(state, ability)
+    body = parsed.tree.children[-1] if parsed.tree is not None else None
+    specs = target_specs(body) if isinstance(body, Tree) else []
+    targets: list[ObjectRef | str | None] = []
+    if specs:
+        chosen = choose_targets(state, ability.controller, specs, ability.source.card, ability.label, choose,
+                                Citation("Handling Triggered Abilities", "603.3d"))
+        if chosen is None:
+            state.emit(EventKind.NOTHING, ability.controller, names=(ability.label,),
+                       detail="no legal target: removed from the stack",
+                       citation=Citation("Handling Triggered Abilities", "603.3d"))
+            return 0
+        targets = list(chosen)
+    ability_id = state.next_id
+    state.set(state, "next_id", ability_id + 1)
+    on_stack = replace(ability, id=ability_id, targets=tuple(t for t in targets if t is not None))
+    state.set_item(state.abilities, ability_id, on_stack)
+    state.append(state.stack.cards, ability_id)
+    state.emit(EventKind.TRIGGER, ability.controller, names=(ability.label,), destination="stack",
+               detail=ability.ability, citation=Citation("Handling Triggered Abilities", "603.3"))
+    return 1
