@@ -21,30 +21,24 @@ executable_rules.actions.UnknownAction: no action 'discovr'; did you mean 'disco
 from __future__ import annotations
 
 import difflib
+import importlib
+import pkgutil
 from types import ModuleType
 
-from . import (
-    cast,
-    cloak,
-    discover,
-    draw,
-    dredge,
-    exile,
-    explore,
-    manifest,
-    manifest_dread,
-    mill,
-    reveal,
-    search,
-    shuffle,
-    villainous_choice,
-)
+# The project's first actions keep their place at the head of the list (outputs list them so);
+# every other module of this package is found by itself, so adding an action is adding a module.
+_FIRST = ("search", "discover", "explore", "manifest", "manifest_dread", "cloak", "villainous_choice",
+          "dredge", "shuffle", "mill", "reveal", "draw", "exile", "cast")
 
-ACTIONS: list[ModuleType] = [
-    search, discover, explore, manifest, manifest_dread, cloak, villainous_choice, dredge,
-    shuffle, mill, reveal, draw, exile, cast,
-]
-"""Every action module, the keyword actions of the project first."""
+
+def _discover_modules() -> list[ModuleType]:
+    names = sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+    ordered = [n for n in _FIRST if n in names] + [n for n in names if n not in _FIRST]
+    return [importlib.import_module(f"{__name__}.{n}") for n in ordered]
+
+
+ACTIONS: list[ModuleType] = _discover_modules()
+"""Every action module (every public module of this package), the project's first actions first."""
 
 
 class UnknownAction(LookupError):
