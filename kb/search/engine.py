@@ -1,0 +1,460 @@
+"""Search that answers questions: a rule number, lexical and dense retrieval fused, grouped by rule.
+
+:func:`answer` reads the query (:func:`.query.read_query`), then:
+
+1. a rule number ("rule 704.5a", ルール510.1c) goes straight to that rule, first;
+2. lexical retrieval (:mod:`.lexical`) ranks rows by bm25 over the OR of the words;
+3. for a question (several content words, or words dropped as question forms),
+   dense retrieval (:mod:`.dense`) ranks rows by the meaning of the sentence,
+   in both languages; the two rankings are fused by reciprocal rank fusion;
+4. rows are grouped by numbered rule (702.11 for 702.11b, its examples and the
+   glossary entries that cite it), one group for a rule in both languages
+   (matched through the rule lineage, so a rule renumbered between the
+   English and the Japanese release is still one group), with the subrule
+   that defines the thing first.
+
+Work is bounded: the query is at most :data:`MAX_QUERY` characters and
+:data:`~.query.MAX_TERMS` words, SQLite is interrupted past ``time_limit``
+(:class:`SearchTimeout`), and a query with a content word never ends in a bare
+"no hits": :attr:`Answer.notes` says which words were dropped, not found or
+corrected.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import asdict, dataclass, field
+
+from . import dense as dense_module
+from .fts import KeywordNames, MARK_END, MARK_START, english_key
+from .fusion import rrf_scores
+from .lexical import CR_KINDS, LexicalHit, lexical_hits
+from .query import Alias, AliasTable, QueryPlan, read_query
+from .typos import Vocabulary
+
+MAX_QUERY = 200
+TIME_LIMIT = 1.0  # seconds of SQLite work a search may take
+OTHER_KINDS = ("ruling", "card", "card ruling")
+DENSE_DEPTH = 40
+LEXICAL_DEPTH = 80
+DENSE_WEIGHT = 1.0
+LEXICAL_WEIGHT = 1.0
+
+
+class SearchError(ValueError):
+    """A query that can't be searched; the message says why (a 400, never a 500)."""
+
+
+class SearchTimeout(SearchError):
+    """The search ran past its time limit and was stopped."""
+
+
+@dataclass
+class RuleText:
+    """A numbered rule in one language and release: its text and the subrules shown."""
+
+    release: str
+    lang: str
+    number: str
+    title: str | None
+    text: str
+    subrules: list[dict] = field(default_factory=list)  # {"number", "text"}, the defining one first
+
+
+@dataclass
+class RuleGroup:
+    """One answer: a numbered rule (or a rule, or a glossary term), in both languages."""
+
+    number: str | None
+    title: str | None
+    score: float
+    via: list[str]  # "number", "lexical", "dense"
+    matched: list[str]  # rule numbers (subrules, examples) that matched
+    snippet: str
+    en: RuleText | None = None
+    ja: RuleText | None = None
+    glossary: list[dict] = field(default_factory=list)  # {"lang", "term", "definition"}
+
+    def as_dict(self) -> dict:
+        data = asdict(self)
+        data["snippet"] = self.snippet.replace(MARK_START, "[").replace(MARK_END, "]")
+        return data
+
+
+@dataclass
+class Answer:
+    query: str
+    groups: list[RuleGroup]
+    others: list[dict]  # rulings, cards, card rulings: kind, lang, title, text, number, link
+    notes: list[str]  # what a user should know: corrections, dropped words, no dense search, …
+    mode: str  # "number", "lexical", "hybrid"
+    plan: QueryPlan
+    seconds: float = 0.0
+
+    @property
+    def shown_as(self) -> str | None:
+        """The query as searched when a word was corrected ("showing results for …")."""
+        return self.plan.shown_as() if self.plan.corrections else None
+
+    def as_dict(self) -> dict:
+        return {
+            "query": self.query, "mode": self.mode, "shown_as": self.shown_as,
+            "number": self.plan.number, "dropped": self.plan.dropped, "corrections": self.plan.corrections,
+            "unknown": self.plan.unknown, "terms": [t.phrase for t in self.plan.terms], "notes": self.notes,
+            "groups": [g.as_dict() for g in self.groups], "others": self.others,
+            "ms": round(self.seconds * 1000, 1),
+        }
+
+
+_ALIASES: dict[str, tuple[int | None, AliasTable]] = {}
+
+
+def aliases_from_db(conn) -> AliasTable:
+    """The ``search_aliases`` table of the database (none without one), cached per file."""
+    import os
+
+    row = next((r for r in conn.execute("pragma database_list") if r[1] == "main"), None)
+    path = row[2] if row else ""
+    stamp = os.stat(path).st_mtime_ns if path and os.path.exists(path) else None
+    cached = _ALIASES.get(path)
+    if cached and cached[0] == stamp:
+        return cached[1]
+    table = AliasTable([])
+    if conn.execute("select 1 from sqlite_master where name = 'search_aliases'").fetchone():
+        table = AliasTable([Alias(tuple(json.loads(w)), tuple(json.loads(en)), tuple(json.loads(ja)),
+                                  tuple(json.loads(no)))
+                            for w, en, ja, no in conn.execute("select words, en, ja, not_senses from search_aliases")])
+    if path:
+        _ALIASES[path] = (stamp, table)
+    return table
+
+
+def _numbered(number: str | None) -> str | None:
+    """The numbered rule a number belongs to: 702.11 for 702.11b; 702 stays 702."""
+    if not number:
+        return None
+    return number[:-1] if re.fullmatch(r"\d{3}\.\d+[a-z]", number) else number
+
+
+class _TimeLimit:
+    """SQLite's progress handler, interrupting work past a deadline."""
+
+    def __init__(self, conn, seconds: float):
+        self.conn = conn
+        self.deadline = time.monotonic() + seconds
+        self.seconds = seconds
+
+    def __enter__(self):
+        self.conn.set_progress_handler(lambda: 1 if time.monotonic() > self.deadline else 0, 2000)
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        self.conn.set_progress_handler(None, 2000)
+        if exc_type is not None and "interrupted" in str(exc):
+            raise SearchTimeout(f"the search took longer than {self.seconds * 1000:.0f} ms and was stopped;"
+                                " try fewer or more specific words") from exc
+        return False
+
+
+def needs_dense(plan: QueryPlan) -> bool:
+    """A question rather than a keyword: words dropped as question forms, or two content words or more.
+
+    Keyword-shaped queries (発見, "villainous choice") and numbers stay on the fast lexical path.
+    """
+    if plan.only_number:
+        return False
+    words = [t for t in plan.terms if t.origin in ("word", "correction")]
+    names = {t.phrase for t in plan.terms if t.origin == "name"}
+    if not words and names:
+        return False  # a keyword name, alone
+    return bool(plan.dropped) or len(words) >= 2
+
+
+def answer(conn, query: str, *, lang: str | None = None, release: str | None = None, section: str | None = None,
+           limit: int = 10, dense: bool | None = None, others: bool = True,
+           time_limit: float = TIME_LIMIT, embedder_name: str | None = None) -> Answer:
+    """Answer ``query`` over the database ``conn`` (a sqlite3 connection), best group first.
+
+    ``lang`` restricts the language of the rules searched (``None``: both); ``release`` searches
+    one release (lexically; default: the newest of each language); ``dense`` forces dense
+    retrieval on or off (default: on for questions, when an embedder is available).
+    """
+    started = time.monotonic()
+    query = (query or "").strip()
+    if len(query) > MAX_QUERY:
+        raise SearchError(f"the query is {len(query)} characters long; at most {MAX_QUERY} are accepted")
+    if release is not None:
+        _check_release(conn, release, lang)
+    with _TimeLimit(conn, time_limit):
+        names = KeywordNames.from_db(conn)
+        plan = read_query(query, names=names, aliases=aliases_from_db(conn), vocabulary=None)
+        vocabulary = Vocabulary.from_db(conn)
+        if vocabulary is not None:
+            _correct_plan(plan, vocabulary, conn)
+        notes: list[str] = []
+        result = Answer(query, [], [], notes, "lexical", plan)
+        if not query:
+            return result
+        by_key: dict = {}
+        rankings: list[list] = []
+        weights: list[float] = []
+        number_key = None
+        if plan.number:
+            number_key = _number_group(conn, plan.number, lang, release, by_key)
+            if number_key is None:
+                notes.append(f"rule {plan.number} is not in the {'release ' + release if release else 'newest release'}")
+            result.mode = "number"
+            if plan.only_number:
+                result.groups = _finish(conn, by_key, [number_key] if number_key else [], {}, release, lang, limit)
+                result.seconds = time.monotonic() - started
+                return result
+        hits = lexical_hits(conn, plan, lang=lang, section=section, release=release, limit=LEXICAL_DEPTH)
+        lexical_order = _group_order(conn, hits, by_key, "lexical")
+        rankings.append(lexical_order)
+        weights.append(LEXICAL_WEIGHT)
+        use_dense = (needs_dense(plan) or len(lexical_order) < 3) if dense is None else dense
+        if use_dense and release is None and section is None:
+            dense_order, note = _dense_order(conn, query, lang, by_key, embedder_name)
+            if note:
+                notes.append(note)
+            if dense_order:
+                rankings.append(dense_order)
+                weights.append(DENSE_WEIGHT)
+                result.mode = "hybrid" if result.mode != "number" else "number"
+        scores = rrf_scores(rankings, weights=weights)
+        order = sorted(scores, key=lambda key: -scores[key])
+        if number_key is not None:
+            order = [number_key] + [k for k in order if k != number_key]
+            scores[number_key] = max(scores.values(), default=0) + 1
+        result.groups = _finish(conn, by_key, order[:limit], scores, release, lang, limit)
+        if others and release is None:
+            result.others = _others(conn, plan, lang)
+    _explain(result)
+    result.seconds = time.monotonic() - started
+    return result
+
+
+def _check_release(conn, release: str, lang: str | None) -> None:
+    row = conn.execute("select 1 from releases where release = ? and (? is null or lang = ?)",
+                       [release, lang, lang]).fetchone()
+    if not row:
+        from ..database import UnknownRelease
+
+        raise UnknownRelease(f"no release {release}{' in ' + lang if lang else ''} in the database")
+
+
+def _correct_plan(plan: QueryPlan, vocabulary: Vocabulary, conn) -> None:
+    from .query import Term
+
+    terms = []
+    for t in plan.terms:
+        if t.origin != "word" or t.lang is None or vocabulary.knows(t.phrase, t.lang, conn):
+            terms.append(t)
+            continue
+        better = vocabulary.correct(t.phrase, t.lang)
+        if better and better != t.phrase:
+            plan.corrections[t.phrase] = better
+            terms.append(Term(better, t.lang, "correction", t.phrase))
+        else:
+            plan.unknown.append(t.phrase)
+            terms.append(t)
+    plan.terms = list(dict.fromkeys(terms))
+
+
+@dataclass
+class _Group:
+    key: tuple
+    lang: str
+    release: str
+    number: str | None  # numbered rule in that lang/release
+    hits: list = field(default_factory=list)  # (kind, number, text, via)
+    via: set = field(default_factory=set)
+
+
+def _lineages(conn, items: set[tuple[str, str, str]]) -> dict[tuple[str, str, str], int]:
+    """(release, lang, number) → lineage id."""
+    out: dict = {}
+    by_rl: dict[tuple[str, str], set[str]] = {}
+    for release, lang, number in items:
+        by_rl.setdefault((release, lang), set()).add(number)
+    for (release, lang), numbers in by_rl.items():
+        numbers_list = sorted(numbers)
+        marks = ",".join("?" * len(numbers_list))
+        for number, lineage in conn.execute(
+                f"select number, lineage_id from rule_lineage where release = ? and lang = ? and number in ({marks})",
+                [release, lang, *numbers_list]):
+            out[(release, lang, number)] = lineage
+    return out
+
+
+def _group_order(conn, hits: list[LexicalHit], by_key: dict, via: str) -> list:
+    """Group ``hits`` (best first) by numbered rule; the groups' keys in order of their best hit."""
+    numbered = {(h.release, h.lang, _numbered(h.number)) for h in hits if h.number}
+    lineages = _lineages(conn, numbered) if numbered else {}
+    order: list = []
+    for h in hits:
+        n = _numbered(h.number)
+        if n:
+            lineage = lineages.get((h.release, h.lang, n))
+            key = ("lineage", lineage) if lineage is not None else ("rule", h.lang, h.release, n)
+        else:
+            key = ("glossary", h.lang, h.title)
+        group = by_key.get(key)
+        if group is None:
+            group = by_key[key] = _Group(key, h.lang, h.release, n)
+        group.hits.append((h.kind, h.number, h.title, h.text, h.lang, h.release))
+        group.via.add(via)
+        if key not in order:
+            order.append(key)
+    return order
+
+
+def _dense_order(conn, query: str, lang: str | None, by_key: dict, embedder_name: str | None):
+    model = dense_module.embedder(embedder_name)
+    if model is None:
+        return [], dense_module.status(embedder_name)
+    index = dense_module.load_index(conn, model.name)
+    if not index.complete:
+        share = len(index.rowids) / index.wanted if index.wanted else 0
+        return [], (f"dense search is being prepared ({share:.0%} of the rules embedded); "
+                    "these are lexical results")
+    vector = model.query([query], wait=dense_module.QUERY_WAIT)
+    if vector is None:
+        return [], "the embedding model was busy; these are lexical results"
+    found = index.search(vector[0], DENSE_DEPTH, lang)
+    if not found:
+        return [], None
+    rowids = [r for r, _ in found]
+    marks = ",".join("?" * len(rowids))
+    rows = {r[0]: r for r in conn.execute(
+        f"select id, kind, release, lang, number, title, text from search_current where id in ({marks})", rowids)}
+    hits = [LexicalHit(*rows[r], rank=-score) for r, score in found if r in rows]
+    return _group_order(conn, hits, by_key, "dense"), None
+
+
+def _number_group(conn, number: str, lang: str | None, release: str | None, by_key: dict):
+    langs = [lang] if lang else ["en", "ja"]
+    for lg in langs:
+        rel = release or _newest(conn, lg)
+        if rel is None:
+            continue
+        row = conn.execute("select number, title, text from rules where release = ? and lang = ? and number = ?",
+                           [rel, lg, number]).fetchone()
+        if row:
+            hit = LexicalHit(None, "rule", rel, lg, number, row[1], row[2], -1e9)
+            order = _group_order(conn, [hit], by_key, "number")
+            return order[0]
+    return None
+
+
+_NEWEST: dict = {}
+
+
+def _newest(conn, lang: str) -> str | None:
+    row = conn.execute("select max(release) from releases where lang = ? and completeness = 'whole'",
+                       [lang]).fetchone()
+    return row[0] if row else None
+
+
+def _rule_text(conn, release: str, lang: str, number: str, matched: list[str]) -> RuleText | None:
+    row = conn.execute("select title, text from rules where release = ? and lang = ? and number = ?",
+                       [release, lang, number]).fetchone()
+    if row is None:
+        return None
+    title, text = row
+    subs = [n for n in matched if n != number and n.startswith(number)]
+    if title and re.fullmatch(r"\d{3}\.\d+", number):
+        # A titled numbered rule (a keyword) is defined by its first subrule.
+        first = number + "a"
+        subs = [first] + [s for s in subs if s != first]
+    subrules = []
+    for sub in dict.fromkeys(subs):
+        r = conn.execute("select text from rules where release = ? and lang = ? and number = ?",
+                         [release, lang, sub]).fetchone()
+        if r:
+            subrules.append({"number": sub, "text": r[0]})
+    return RuleText(release, lang, number, title, text or "", subrules[:4])
+
+
+def _counterpart(conn, group: _Group, want_lang: str, release: str | None) -> tuple[str, str] | None:
+    """(release, number) of ``group``'s rule in ``want_lang``: the same lineage in that language's
+    newest release (or in ``release``)."""
+    if group.number is None:
+        return None
+    if group.lang == want_lang and (release is None or group.release == release):
+        return group.release, group.number
+    target = release or _newest(conn, want_lang)
+    if target is None:
+        return None
+    if group.key[0] == "lineage":
+        row = conn.execute("select number from rule_lineage where lineage_id = ? and lang = ? and release = ?",
+                           [group.key[1], want_lang, target]).fetchone()
+        return (target, row[0]) if row else None
+    row = conn.execute("select 1 from rules where release = ? and lang = ? and number = ?",
+                       [target, want_lang, group.number]).fetchone()
+    return (target, group.number) if row else None
+
+
+def _finish(conn, by_key: dict, keys: list, scores: dict, release, lang, limit) -> list[RuleGroup]:
+    out: list[RuleGroup] = []
+    for key in keys[:limit]:
+        group: _Group = by_key[key]
+        matched = [h[1] for h in group.hits if h[1]]
+        best = group.hits[0]
+        glossary = [{"lang": h[4], "term": h[2], "definition": h[3]} for h in group.hits if h[0] == "glossary"]
+        texts: dict[str, RuleText | None] = {}
+        for lg in ("en", "ja"):
+            where = _counterpart(conn, group, lg, release)
+            if where:
+                # Subrules matched in the other language map by number within the rule.
+                local = [m.replace(group.number, where[1], 1) if group.number and m.startswith(group.number) else m
+                         for m in matched]
+                texts[lg] = _rule_text(conn, where[0], lg, where[1], local)
+        en, ja = texts.get("en"), texts.get("ja")
+        shown = en or ja
+        number = shown.number if shown else group.number
+        title = shown.title if shown else best[2]
+        out.append(RuleGroup(number, title, scores.get(key, 0.0), sorted(group.via), list(dict.fromkeys(matched)),
+                             _snippet(best), en, ja, glossary))
+    return out
+
+
+def _snippet(hit) -> str:
+    kind, number, title, text, lang, release = hit
+    body = text or title or ""
+    if kind == "glossary" and title:
+        body = f"{title}: {body}"
+    return body if len(body) <= 220 else body[:220] + "…"
+
+
+def _others(conn, plan: QueryPlan, lang: str | None) -> list[dict]:
+    hits = lexical_hits(conn, plan, lang=lang, kinds=OTHER_KINDS, limit=8)
+    if not hits:
+        return []
+    marks = ",".join("?" * len(hits))
+    links = dict(conn.execute(f"select id, link from search_current where id in ({marks})", [h.rowid for h in hits]))
+    return [{"kind": h.kind, "lang": h.lang, "title": h.title, "number": h.number, "link": links.get(h.rowid),
+             "text": h.text if len(h.text) <= 300 else h.text[:300] + "…"} for h in hits]
+
+
+def _explain(result: Answer) -> None:
+    plan, notes = result.plan, result.notes
+    if plan.corrections:
+        notes.insert(0, f"showing results for “{plan.shown_as()}”")
+    if plan.capped:
+        notes.append("the query had more words than a search takes; the first ones were used")
+    if not result.groups:
+        searched = [t.phrase for t in plan.terms]
+        if not searched and not plan.number:
+            dropped = ", ".join(plan.dropped) or result.query
+            notes.append(f"no word to search for: {dropped} are too common to search the rules for;"
+                         " add what the question is about")
+        elif plan.unknown:
+            notes.append(f"no rule has {', '.join(plan.unknown)}; check the spelling, or try a rule number")
+        elif searched:
+            notes.append(f"no rule has any of: {', '.join(dict.fromkeys(searched))}"
+                         + (f" (not searched for: {', '.join(plan.dropped)})" if plan.dropped else ""))
+    elif plan.unknown:
+        notes.append(f"not in the rules: {', '.join(plan.unknown)}")
