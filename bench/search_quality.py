@@ -86,11 +86,13 @@ def is_found(number: str | None, expected: list[str]) -> bool:
 
     >>> is_found("704.5", ["704.5a"]), is_found("704.5", ["704"]), is_found("701.5", ["701.57"])
     (True, True, False)
+    >>> is_found("701.57a", ["701.57"])
+    True
     """
     if not number:
         return False
     for e in expected:
-        if number == e or number.startswith(e + ".") or numbered(e) == number:
+        if number == e or number.startswith(e + ".") or numbered(e) == number or numbered(number) == e:
             return True
     return False
 

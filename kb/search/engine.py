@@ -35,12 +35,14 @@ from .query import Alias, AliasTable, QueryPlan, read_query
 from .typos import Vocabulary
 
 MAX_QUERY = 200
-TIME_LIMIT = 1.0  # seconds of SQLite work a search may take
+TIME_LIMIT = 2.0  # seconds a search may take once the database's word lists are loaded
 OTHER_KINDS = ("ruling", "card", "card ruling")
 DENSE_DEPTH = 40
 LEXICAL_DEPTH = 80
 DENSE_WEIGHT = 1.0
 LEXICAL_WEIGHT = 1.0
+OTHER_LANGUAGE_WEIGHT = 0.5  # the ranking of the other language's text (matched through names)
+TITLE_WEIGHT = 1.0  # rules whose title is a phrase of the query (Hexproof for "what does hexproof stop")
 
 
 class SearchError(ValueError):
@@ -187,10 +189,16 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
         raise SearchError(f"the query is {len(query)} characters long; at most {MAX_QUERY} are accepted")
     if release is not None:
         _check_release(conn, release, lang)
+    if release is None and not _has(conn, "search_current"):
+        raise SearchError("this database has no search index (search_current); rebuild it with `kb build`")
+    # What every search reads once per database (names, slang, vocabulary, titles), outside the
+    # time limit, which bounds the work of this query.
+    names = KeywordNames.from_db(conn)
+    aliases = aliases_from_db(conn)
+    vocabulary = Vocabulary.from_db(conn)
+    _titles(conn)
     with _TimeLimit(conn, time_limit):
-        names = KeywordNames.from_db(conn)
-        plan = read_query(query, names=names, aliases=aliases_from_db(conn), vocabulary=None)
-        vocabulary = Vocabulary.from_db(conn)
+        plan = read_query(query, names=names, aliases=aliases, vocabulary=None)
         if vocabulary is not None:
             _correct_plan(plan, vocabulary, conn)
         notes: list[str] = []
@@ -207,13 +215,25 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
                 notes.append(f"rule {plan.number} is not in the {'release ' + release if release else 'newest release'}")
             result.mode = "number"
             if plan.only_number:
-                result.groups = _finish(conn, by_key, [number_key] if number_key else [], {}, release, lang, limit)
+                result.groups = _finish(conn, by_key, [number_key] if number_key else [], {}, release, lang, limit,
+                                        plan)
                 result.seconds = time.monotonic() - started
                 return result
-        hits = lexical_hits(conn, plan, lang=lang, section=section, release=release, limit=LEXICAL_DEPTH)
-        lexical_order = _group_order(conn, hits, by_key, "lexical")
-        rankings.append(lexical_order)
-        weights.append(LEXICAL_WEIGHT)
+        # One ranking per language of text, each with the words of that language only, so that
+        # a word's translation never outweighs the words typed; the query's own language counts most.
+        lexical_order: list = []
+        for text_lang in ([lang] if lang else ["en", "ja"]):
+            hits = lexical_hits(conn, plan, lang=text_lang, section=section, release=release,
+                                limit=LEXICAL_DEPTH, terms_lang=text_lang)
+            order = _group_order(conn, hits, by_key, "lexical")
+            rankings.append(order)
+            weights.append(LEXICAL_WEIGHT if text_lang in plan.languages or not plan.languages
+                           else OTHER_LANGUAGE_WEIGHT)
+            lexical_order += [k for k in order if k not in lexical_order]
+        titles = _title_order(conn, plan, lang, release, by_key, vocabulary)
+        if titles:
+            rankings.append(titles)
+            weights.append(TITLE_WEIGHT)
         use_dense = (needs_dense(plan) or len(lexical_order) < 3) if dense is None else dense
         if use_dense and release is None and section is None:
             dense_order, note = _dense_order(conn, query, lang, by_key, embedder_name)
@@ -228,7 +248,7 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
         if number_key is not None:
             order = [number_key] + [k for k in order if k != number_key]
             scores[number_key] = max(scores.values(), default=0) + 1
-        result.groups = _finish(conn, by_key, order[:limit], scores, release, lang, limit)
+        result.groups = _finish(conn, by_key, order[:limit], scores, release, lang, limit, plan)
         if others and release is None:
             result.others = _others(conn, plan, lang)
     _explain(result)
@@ -237,12 +257,15 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
 
 
 def _check_release(conn, release: str, lang: str | None) -> None:
-    row = conn.execute("select 1 from releases where release = ? and (? is null or lang = ?)",
-                       [release, lang, lang]).fetchone()
-    if not row:
-        from ..database import UnknownRelease
+    import sqlite_utils
 
-        raise UnknownRelease(f"no release {release}{' in ' + lang if lang else ''} in the database")
+    from ..database import check_release
+
+    check_release(sqlite_utils.Database(conn), release, lang)
+
+
+def _has(conn, table: str) -> bool:
+    return conn.execute("select 1 from sqlite_master where name = ?", [table]).fetchone() is not None
 
 
 def _correct_plan(plan: QueryPlan, vocabulary: Vocabulary, conn) -> None:
@@ -274,8 +297,10 @@ class _Group:
 
 
 def _lineages(conn, items: set[tuple[str, str, str]]) -> dict[tuple[str, str, str], int]:
-    """(release, lang, number) → lineage id."""
+    """(release, lang, number) → lineage id (none in a database without the rule history)."""
     out: dict = {}
+    if not _has(conn, "rule_lineage"):
+        return out
     by_rl: dict[tuple[str, str], set[str]] = {}
     for release, lang, number in items:
         by_rl.setdefault((release, lang), set()).add(number)
@@ -332,6 +357,65 @@ def _dense_order(conn, query: str, lang: str | None, by_key: dict, embedder_name
         f"select id, kind, release, lang, number, title, text from search_current where id in ({marks})", rowids)}
     hits = [LexicalHit(*rows[r], rank=-score) for r, score in found if r in rows]
     return _group_order(conn, hits, by_key, "dense"), None
+
+
+_TITLES: dict = {}
+
+
+def _titles(conn) -> dict:
+    """Titled rules of the default search, by the words of their title: {(lang, words): [(release, number)]}."""
+    row = next((r for r in conn.execute("pragma database_list") if r[1] == "main"), None)
+    path = row[2] if row else ""
+    if path in _TITLES:
+        return _TITLES[path]
+    from .fts import english_stems
+
+    out: dict = {}
+    # Titled rules, then glossary terms (a term's rule is the first it cites).
+    for lang, release, number, title, search_text in conn.execute(
+            "select s.lang, s.release, s.number, s.title, null from search_current s"
+            " where s.kind in ('rule', 'glossary') and s.title is not null and s.number is not null"
+            " order by s.kind = 'glossary', s.id"):
+        if lang == "en":
+            words = english_stems(english_key(title))
+        else:
+            from ..japanese import search_form
+
+            words = tuple(search_form(title).split())
+        out.setdefault((lang, words), []).append((release, number))
+    if path:
+        _TITLES[path] = out
+    return out
+
+
+COMMON = 200  # a word in more rows than this is no sign of what a question is about
+
+
+def _title_order(conn, plan: QueryPlan, lang: str | None, release: str | None, by_key: dict,
+                 vocabulary: Vocabulary | None = None) -> list:
+    """The rules (and glossary terms) whose whole title is one of the query's phrases or words,
+    names first. In a question, only distinctive ones: a title of common words (Creatures,
+    クリーチャー) says nothing about what is asked."""
+    if release is not None:
+        return []
+    from .fts import english_stems
+
+    titles = _titles(conn)
+    hits = []
+    rank = {"name": 0, "alias": 1, "phrase": 1, "word": 2, "correction": 2}
+    single = len([t for t in plan.terms if t.origin in ("word", "correction")]) <= 1
+    for term in sorted(plan.terms, key=lambda t: rank.get(t.origin, 3)):
+        if lang is not None and term.lang != lang:
+            continue
+        if term.origin in ("word", "correction") and not single:
+            continue  # a plain word of a question is too weak a sign (クリーチャー, card)
+        if not single and vocabulary is not None and len(term.phrase.split()) == 1 \
+                and vocabulary.docs.get(term.phrase.lower(), 0) > COMMON:
+            continue
+        words = english_stems(english_key(term.phrase)) if term.lang == "en" else tuple(term.phrase.split())
+        for rel, number in titles.get((term.lang, words), []):
+            hits.append(LexicalHit(None, "rule", rel, term.lang, number, None, "", -1.0))
+    return _group_order(conn, hits, by_key, "title") if hits else []
 
 
 def _number_group(conn, number: str, lang: str | None, release: str | None, by_key: dict):
@@ -397,12 +481,14 @@ def _counterpart(conn, group: _Group, want_lang: str, release: str | None) -> tu
     return (target, group.number) if row else None
 
 
-def _finish(conn, by_key: dict, keys: list, scores: dict, release, lang, limit) -> list[RuleGroup]:
+def _finish(conn, by_key: dict, keys: list, scores: dict, release, lang, limit,
+            plan: QueryPlan | None = None) -> list[RuleGroup]:
     out: list[RuleGroup] = []
     for key in keys[:limit]:
         group: _Group = by_key[key]
         matched = [h[1] for h in group.hits if h[1]]
-        best = group.hits[0]
+        # The snippet in the language of the query where the group has a hit in it.
+        best = next((h for h in group.hits if plan and h[4] in plan.languages), group.hits[0])
         glossary = [{"lang": h[4], "term": h[2], "definition": h[3]} for h in group.hits if h[0] == "glossary"]
         texts: dict[str, RuleText | None] = {}
         for lg in ("en", "ja"):
@@ -417,16 +503,45 @@ def _finish(conn, by_key: dict, keys: list, scores: dict, release, lang, limit) 
         number = shown.number if shown else group.number
         title = shown.title if shown else best[2]
         out.append(RuleGroup(number, title, scores.get(key, 0.0), sorted(group.via), list(dict.fromkeys(matched)),
-                             _snippet(best), en, ja, glossary))
+                             _snippet(best, plan), en, ja, glossary))
     return out
 
 
-def _snippet(hit) -> str:
+def _snippet(hit, plan: QueryPlan | None = None) -> str:
     kind, number, title, text, lang, release = hit
     body = text or title or ""
     if kind == "glossary" and title:
         body = f"{title}: {body}"
+    if plan is not None:
+        return mark(body, plan, lang, width=220)
     return body if len(body) <= 220 else body[:220] + "…"
+
+
+def mark(text: str, plan: QueryPlan, lang: str, *, width: int = 220) -> str:
+    """``text`` around its first searched word, every searched word between MARK_START and MARK_END.
+
+    English words match at the start of a word ("block" marks "blocked"); Japanese ones by their
+    search form (:func:`kb.japanese.highlight`).
+    """
+    if lang == "ja":
+        keys = {w for t in plan.terms if t.lang == "ja" for w in t.phrase.split()}
+        if keys:
+            from ..japanese import highlight
+
+            return highlight(text, keys, width=width, mark=(MARK_START, MARK_END))
+        return text if len(text) <= width else text[:width] + "…"
+    words = sorted({w for t in plan.terms if t.lang == "en" for w in english_key(t.phrase).split() if len(w) > 1},
+                   key=len, reverse=True)
+    if not words:
+        return text if len(text) <= width else text[:width] + "…"
+    pattern = re.compile(r"(?i)\b(" + "|".join(re.escape(w) for w in words) + r")[\w’']*")
+    first = pattern.search(text)
+    begin = max(0, (first.start() if first else 0) - width // 3)
+    if begin:
+        begin = text.rfind(" ", 0, begin) + 1
+    piece = text[begin:begin + width]
+    marked = pattern.sub(lambda m: MARK_START + m.group(0) + MARK_END, piece)
+    return ("…" if begin else "") + marked + ("…" if begin + width < len(text) else "")
 
 
 def _others(conn, plan: QueryPlan, lang: str | None) -> list[dict]:

@@ -10,8 +10,8 @@ index (newest release of each language); a search of one release reads the
 CR tables restricted inside the MATCH to that release (:func:`.fts.scoped`).
 
 >>> from .query import Term, QueryPlan
->>> match_expression(QueryPlan("x", terms=[Term("hexproof", "en", "name"), Term("stop", "en", "word")]))
-'"hexproof" OR "hexproof" OR "stop"'
+>>> match_expression(QueryPlan("x", terms=[Term("first strike", "en", "name"), Term("stop", "en", "word")]))
+'"first strike" OR "first strike" OR "stop"'
 """
 
 from __future__ import annotations
@@ -42,14 +42,18 @@ def _quoted(phrase: str) -> str:
     return '"' + phrase.replace('"', " ").strip() + '"'
 
 
-def match_expression(plan: QueryPlan) -> str:
-    """The FTS5 MATCH expression of ``plan``: its phrases ORed, names twice; '' when it has none."""
+def match_expression(plan: QueryPlan, lang: str | None = None) -> str:
+    """The FTS5 MATCH expression of ``plan``: its phrases ORed, names of several words twice;
+    with ``lang``, only the phrases of that language (and those of none, numbers). '' when none."""
     parts: list[str] = []
     for term in plan.terms:
+        if lang is not None and term.lang not in (lang, None):
+            continue
         quoted = _quoted(term.phrase)
         if quoted == '""':
             continue
-        parts.extend([quoted] * WEIGHT.get(term.origin, 1))
+        weight = WEIGHT.get(term.origin, 1) if " " in term.phrase.strip() else 1
+        parts.extend([quoted] * weight)
     return " OR ".join(parts)
 
 
@@ -66,9 +70,9 @@ order by rank limit :limit
 
 
 def lexical_hits(conn, plan: QueryPlan, *, lang: str | None = None, kinds=CR_KINDS, section: str | None = None,
-                 release: str | None = None, limit: int = 80) -> list[LexicalHit]:
-    """The best ``limit`` rows for ``plan``, best first."""
-    expression = match_expression(plan)
+                 release: str | None = None, limit: int = 80, terms_lang: str | None = None) -> list[LexicalHit]:
+    """The best ``limit`` rows for ``plan``, best first; ``terms_lang`` keeps the phrases of one language."""
+    expression = match_expression(plan, terms_lang)
     if not expression:
         return []
     if release is None:
