@@ -146,18 +146,31 @@ def main() -> None:
 
     systems = {"kb": kb_system(), "lexical": kb_system(dense=False),
                "baseline": lambda c: baseline.numbers(c["q"], c["search"])}
+    indexes = {}
     for name in dense.EMBEDDERS:
         model = dense.embedder(name)
         if model is None:
             print(f"({name}: {dense.status(name)})")
             continue
-        index = dense.load_index(conn, name)
+        index = indexes[name] = dense.load_index(conn, name)
         if not index.complete:
             print(f"({name}: {len(index.rowids)} of {index.wanted} rows embedded; run `kb vectors fill"
                   f" --model {name}` for its figures)")
             continue
         systems[f"hybrid:{name}"] = kb_system(dense=None, embedder_name=name)
         systems[f"dense:{name}"] = _dense_only(conn, name)
+    # Head to head: each embedder alone over the rows every embedder has a vector for (all of
+    # them once every cache is full; a random sample of the rows while one is still filling).
+    if len(indexes) > 1:
+        import numpy as np
+
+        pool = set.intersection(*(set(ix.rowids.tolist()) for ix in indexes.values()))
+        print(f"(head to head over the {len(pool)} of {next(iter(indexes.values())).wanted} rows"
+              f" every embedder has embedded)")
+        for name, ix in indexes.items():
+            keep = np.isin(ix.rowids, list(pool))
+            sub = dense.DenseIndex(name, ix.rowids[keep], ix.langs[keep], ix.matrix[keep], int(keep.sum()))
+            systems[f"pool:{name}"] = _dense_only(conn, name, sub)
     if args.systems:
         systems = {k: v for k, v in systems.items() if k in args.systems.split(",")}
 
@@ -198,14 +211,14 @@ def main() -> None:
                       f" {', '.join(c['expect'])}; got {', '.join(str(n) for n in numbers[:5]) or 'nothing'}")
 
 
-def _dense_only(conn, name):
+def _dense_only(conn, name, fixed_index=None):
     from kb.search import dense
     from kb.search.engine import _group_order
 
     model = dense.embedder(name)
 
     def run(c):
-        index = dense.load_index(conn, name)
+        index = fixed_index if fixed_index is not None else dense.load_index(conn, name)
         vector = model.query([c["q"]])[0]
         found = index.search(vector, 40, c["search"])
         rows = {r[0]: r for r in conn.execute(

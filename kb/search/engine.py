@@ -22,6 +22,7 @@ corrected.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -152,6 +153,17 @@ class _TimeLimit:
         self.conn.set_progress_handler(lambda: 1 if time.monotonic() > self.deadline else 0, 2000)
         return self
 
+    @contextlib.contextmanager
+    def suspended(self):
+        """Loading a model or an index once per process is not this query's work: the clock stops."""
+        self.conn.set_progress_handler(None, 2000)
+        paused = time.monotonic()
+        try:
+            yield
+        finally:
+            self.deadline += time.monotonic() - paused
+            self.conn.set_progress_handler(lambda: 1 if time.monotonic() > self.deadline else 0, 2000)
+
     def __exit__(self, exc_type, exc, tb):
         self.conn.set_progress_handler(None, 2000)
         if exc_type is not None and "interrupted" in str(exc):
@@ -197,7 +209,7 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
     aliases = aliases_from_db(conn)
     vocabulary = Vocabulary.from_db(conn)
     _titles(conn)
-    with _TimeLimit(conn, time_limit):
+    with _TimeLimit(conn, time_limit) as clock:
         plan = read_query(query, names=names, aliases=aliases, vocabulary=None)
         if vocabulary is not None:
             _correct_plan(plan, vocabulary, conn)
@@ -236,7 +248,7 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
             weights.append(TITLE_WEIGHT)
         use_dense = (needs_dense(plan) or len(lexical_order) < 3) if dense is None else dense
         if use_dense and release is None and section is None:
-            dense_order, note = _dense_order(conn, query, lang, by_key, embedder_name)
+            dense_order, note = _dense_order(conn, query, lang, by_key, embedder_name, clock)
             if note:
                 notes.append(note)
             if dense_order:
@@ -244,7 +256,7 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
                 weights.append(DENSE_WEIGHT)
                 result.mode = "hybrid" if result.mode != "number" else "number"
         scores = rrf_scores(rankings, weights=weights)
-        order = sorted(scores, key=lambda key: -scores[key])
+        order = _specific_first(sorted(scores, key=lambda key: -scores[key]), by_key)
         if number_key is not None:
             order = [number_key] + [k for k in order if k != number_key]
             scores[number_key] = max(scores.values(), default=0) + 1
@@ -254,6 +266,21 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
     _explain(result)
     result.seconds = time.monotonic() - started
     return result
+
+
+def _specific_first(order: list, by_key: dict) -> list:
+    """A whole rule (704) found with one of its numbered rules (704.5) goes right after the first
+    of them: the numbered rule answers, the heading only says where."""
+    out = list(order)
+    for key in order:
+        number = by_key[key].number
+        if not number or not re.fullmatch(r"\d{3}", number):
+            continue
+        children = [k for k in out if (by_key[k].number or "").startswith(number + ".")]
+        if children and out.index(children[0]) > out.index(key):
+            out.remove(key)
+            out.insert(out.index(children[0]) + 1, key)
+    return out
 
 
 def _check_release(conn, release: str, lang: str | None) -> None:
@@ -336,16 +363,18 @@ def _group_order(conn, hits: list[LexicalHit], by_key: dict, via: str) -> list:
     return order
 
 
-def _dense_order(conn, query: str, lang: str | None, by_key: dict, embedder_name: str | None):
-    model = dense_module.embedder(embedder_name)
-    if model is None:
-        return [], dense_module.status(embedder_name)
-    index = dense_module.load_index(conn, model.name)
+def _dense_order(conn, query: str, lang: str | None, by_key: dict, embedder_name: str | None, clock):
+    with clock.suspended():
+        model = dense_module.embedder(embedder_name)
+        if model is None:
+            return [], dense_module.status(embedder_name)
+        index = dense_module.load_index(conn, model.name)
     if not index.complete:
         share = len(index.rowids) / index.wanted if index.wanted else 0
         return [], (f"dense search is being prepared ({share:.0%} of the rules embedded); "
                     "these are lexical results")
-    vector = model.query([query], wait=dense_module.QUERY_WAIT)
+    with clock.suspended():  # the model's time is bounded by QUERY_WAIT, not by SQLite's clock
+        vector = model.query([query], wait=dense_module.QUERY_WAIT)
     if vector is None:
         return [], "the embedding model was busy; these are lexical results"
     found = index.search(vector[0], DENSE_DEPTH, lang)

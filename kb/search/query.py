@@ -184,6 +184,7 @@ def _read_english(chunk: str, plan: QueryPlan, terms: list[Term], names: Keyword
     items = _english_items(chunk)
     if items:
         plan.languages.add("en")
+    run: list[str] = []
     i = 0
     while i < len(items):
         # The longest keyword name or alias starting here.
@@ -203,6 +204,7 @@ def _read_english(chunk: str, plan: QueryPlan, terms: list[Term], names: Keyword
                     _add_alias(alias, joined, terms)
                 i += n
                 matched = True
+                run = []
                 break
             if alias:
                 excluded.update(alias.not_)
@@ -211,14 +213,20 @@ def _read_english(chunk: str, plan: QueryPlan, terms: list[Term], names: Keyword
                 _add_alias(alias, joined, terms)
                 i += n
                 matched = True
+                run = []
                 break
         if matched:
             continue
         word = items[i]
         if word in STOPWORDS or len(word) == 1 and not word.isdigit():
             plan.dropped.append(word)
+            run = []
         else:
             terms.append(Term(word, "en", "word"))
+            run.append(word)
+            # Words typed next to each other are also a phrase ("lore counter", "face down").
+            if len(run) >= 2:
+                terms.append(Term(" ".join(run[-2:]), "en", "phrase"))
         i += 1
 
 
