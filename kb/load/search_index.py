@@ -5,6 +5,7 @@
 - ``search_words`` and ``search_words_vocab``: the words of ``search_current``
   unstemmed, in a contentless FTS5 index, and its ``fts5vocab`` (term, doc):
   the vocabulary typos are corrected against (:mod:`kb.search.typos`);
+- ``search_titles``: titled rules and glossary terms by the words of their title;
 - ``search_vectors`` (sqlite-vec ``vec0``) and ``search_vector_meta``: the
   sentence vectors of the CR rows of ``search_current`` that the vector cache
   already has (:mod:`kb.search.dense`). Nothing is embedded here unless
@@ -40,6 +41,7 @@ def load_search_index(ctx: BuildContext) -> None:
         return
     _aliases(ctx)
     _vocabulary(db)
+    _titles(db)
     _vectors(db)
 
 
@@ -55,6 +57,23 @@ def _aliases(ctx: BuildContext) -> None:
              "not_senses": json.dumps(e.get("not", []), ensure_ascii=False), "source": e["source"]}
             for i, e in enumerate(load_aliases(), 1)]
     ctx.db["search_aliases"].insert_all(rows, pk="id", replace=True)
+
+
+def _titles(db) -> None:
+    """``search_titles``: each titled rule and glossary term of the default search by the words of
+    its title as a query reads them (English stems, Japanese search form), for exact title matches."""
+    from ..japanese import search_form
+    from ..search.fts import english_key, english_stems
+
+    rows = []
+    for lang, release, number, title, kind in db.execute(
+            "select lang, release, number, title, kind from search_current where kind in ('rule', 'glossary')"
+            " and title is not null and number is not null order by kind = 'glossary', id"):
+        words = " ".join(english_stems(english_key(title))) if lang == "en" else search_form(title)
+        rows.append({"lang": lang, "words": words, "release": release, "number": number, "kind": kind})
+    db["search_titles"].drop(ignore=True)
+    db["search_titles"].insert_all(rows, batch_size=2000)
+    db["search_titles"].create_index(["lang", "words"])
 
 
 def _vocabulary(db) -> None:

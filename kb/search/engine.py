@@ -39,7 +39,7 @@ MAX_QUERY = 200
 TIME_LIMIT = 2.0  # seconds a search may take once the database's word lists are loaded
 OTHER_KINDS = ("ruling", "card", "card ruling")
 DENSE_DEPTH = 40
-LEXICAL_DEPTH = 80
+LEXICAL_DEPTH = 50
 DENSE_WEIGHT = 1.0
 LEXICAL_WEIGHT = 1.0
 OTHER_LANGUAGE_WEIGHT = 0.5  # the ranking of the other language's text (matched through names)
@@ -246,7 +246,7 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
         if titles:
             rankings.append(titles)
             weights.append(TITLE_WEIGHT)
-        use_dense = (needs_dense(plan) or len(lexical_order) < 3) if dense is None else dense
+        use_dense = (needs_dense(plan) or not lexical_order) if dense is None else dense
         if use_dense and release is None and section is None:
             dense_order, note = _dense_order(conn, query, lang, by_key, embedder_name, clock)
             if note:
@@ -291,8 +291,25 @@ def _check_release(conn, release: str, lang: str | None) -> None:
     check_release(sqlite_utils.Database(conn), release, lang)
 
 
+_FACTS: dict = {}
+
+
+def _db_key(conn) -> str:
+    row = next((r for r in conn.execute("pragma database_list") if r[1] == "main"), None)
+    return row[2] if row and row[2] else str(id(conn))
+
+
+def _fact(conn, key: tuple, compute):
+    """A fact about the database that doesn't change while it is served (its tables, newest releases)."""
+    full = (_db_key(conn), *key)
+    if full not in _FACTS:
+        _FACTS[full] = compute()
+    return _FACTS[full]
+
+
 def _has(conn, table: str) -> bool:
-    return conn.execute("select 1 from sqlite_master where name = ?", [table]).fetchone() is not None
+    return _fact(conn, ("has", table), lambda: conn.execute(
+        "select 1 from sqlite_master where name = ?", [table]).fetchone() is not None)
 
 
 def _correct_plan(plan: QueryPlan, vocabulary: Vocabulary, conn) -> None:
@@ -392,29 +409,16 @@ _TITLES: dict = {}
 
 
 def _titles(conn) -> dict:
-    """Titled rules of the default search, by the words of their title: {(lang, words): [(release, number)]}."""
-    row = next((r for r in conn.execute("pragma database_list") if r[1] == "main"), None)
-    path = row[2] if row else ""
-    if path in _TITLES:
-        return _TITLES[path]
-    from .fts import english_stems
-
-    out: dict = {}
-    # Titled rules, then glossary terms (a term's rule is the first it cites).
-    for lang, release, number, title, search_text in conn.execute(
-            "select s.lang, s.release, s.number, s.title, null from search_current s"
-            " where s.kind in ('rule', 'glossary') and s.title is not null and s.number is not null"
-            " order by s.kind = 'glossary', s.id"):
-        if lang == "en":
-            words = english_stems(english_key(title))
-        else:
-            from ..japanese import search_form
-
-            words = tuple(search_form(title).split())
-        out.setdefault((lang, words), []).append((release, number))
-    if path:
-        _TITLES[path] = out
-    return out
+    """Titled rules and glossary terms by the words of their title (the ``search_titles`` table the
+    build makes): {(lang, words): [(release, number)]}."""
+    def compute():
+        out: dict = {}
+        if _has(conn, "search_titles"):
+            for lang, words, release, number in conn.execute(
+                    "select lang, words, release, number from search_titles order by rowid"):
+                out.setdefault((lang, tuple(words.split())), []).append((release, number))
+        return out
+    return _fact(conn, ("titles",), compute)
 
 
 COMMON = 200  # a word in more rows than this is no sign of what a question is about
@@ -466,72 +470,104 @@ _NEWEST: dict = {}
 
 
 def _newest(conn, lang: str) -> str | None:
-    row = conn.execute("select max(release) from releases where lang = ? and completeness = 'whole'",
-                       [lang]).fetchone()
-    return row[0] if row else None
+    def compute():
+        row = conn.execute("select max(release) from releases where lang = ? and completeness = 'whole'",
+                           [lang]).fetchone()
+        return row[0] if row else None
+    return _fact(conn, ("newest", lang), compute)
 
 
-def _rule_text(conn, release: str, lang: str, number: str, matched: list[str]) -> RuleText | None:
-    row = conn.execute("select title, text from rules where release = ? and lang = ? and number = ?",
-                       [release, lang, number]).fetchone()
-    if row is None:
-        return None
-    title, text = row
+def _counterparts(conn, groups: list[_Group], release: str | None) -> dict:
+    """{(group key, lang): (release, number)}: each group's rule in English and Japanese, the same
+    lineage in each language's newest release (or in ``release``), in one query."""
+    out: dict = {}
+    targets = {lg: release or _newest(conn, lg) for lg in ("en", "ja")}
+    lineage_ids = []
+    for g in groups:
+        if g.number is None:
+            continue
+        for lg in ("en", "ja"):
+            if g.lang == lg and (release is None or g.release == release):
+                out[(g.key, lg)] = (g.release, g.number)
+        if g.key[0] == "lineage":
+            lineage_ids.append(g.key[1])
+    if lineage_ids:
+        marks = ",".join("?" * len(lineage_ids))
+        for lineage, lg, rel, number in conn.execute(
+                f"select lineage_id, lang, release, number from rule_lineage where lineage_id in ({marks})"
+                " and ((lang = 'en' and release = ?) or (lang = 'ja' and release = ?))",
+                [*lineage_ids, targets["en"], targets["ja"]]):
+            out.setdefault((("lineage", lineage), lg), (rel, number))
+    for g in groups:  # no lineage (a database without history): the same number in the other language
+        if g.number and g.key[0] != "lineage":
+            for lg in ("en", "ja"):
+                if (g.key, lg) not in out and targets[lg]:
+                    out[(g.key, lg)] = (targets[lg], g.number)
+    return out
+
+
+def _rule_texts(conn, wanted: dict[tuple[str, str], set[str]]) -> dict:
+    """{(release, lang, number): (title, text)} for the numbers wanted, one query per release and language."""
+    out: dict = {}
+    for (rel, lg), numbers in wanted.items():
+        numbers_list = sorted(numbers)
+        for i in range(0, len(numbers_list), 400):
+            chunk = numbers_list[i:i + 400]
+            marks = ",".join("?" * len(chunk))
+            for number, title, text in conn.execute(
+                    f"select number, title, text from rules where release = ? and lang = ? and number in ({marks})",
+                    [rel, lg, *chunk]):
+                out[(rel, lg, number)] = (title, text)
+    return out
+
+
+def _subrules_shown(number: str, matched: list[str], titled: bool) -> list[str]:
     subs = [n for n in matched if n != number and n.startswith(number)]
-    if title and re.fullmatch(r"\d{3}\.\d+", number):
+    if titled and re.fullmatch(r"\d{3}\.\d+", number):
         # A titled numbered rule (a keyword) is defined by its first subrule.
-        first = number + "a"
-        subs = [first] + [s for s in subs if s != first]
-    subrules = []
-    for sub in dict.fromkeys(subs):
-        r = conn.execute("select text from rules where release = ? and lang = ? and number = ?",
-                         [release, lang, sub]).fetchone()
-        if r:
-            subrules.append({"number": sub, "text": r[0]})
-    return RuleText(release, lang, number, title, text or "", subrules[:4])
-
-
-def _counterpart(conn, group: _Group, want_lang: str, release: str | None) -> tuple[str, str] | None:
-    """(release, number) of ``group``'s rule in ``want_lang``: the same lineage in that language's
-    newest release (or in ``release``)."""
-    if group.number is None:
-        return None
-    if group.lang == want_lang and (release is None or group.release == release):
-        return group.release, group.number
-    target = release or _newest(conn, want_lang)
-    if target is None:
-        return None
-    if group.key[0] == "lineage":
-        row = conn.execute("select number from rule_lineage where lineage_id = ? and lang = ? and release = ?",
-                           [group.key[1], want_lang, target]).fetchone()
-        return (target, row[0]) if row else None
-    row = conn.execute("select 1 from rules where release = ? and lang = ? and number = ?",
-                       [target, want_lang, group.number]).fetchone()
-    return (target, group.number) if row else None
+        subs = [number + "a"] + [s for s in subs if s != number + "a"]
+    return list(dict.fromkeys(subs))[:4]
 
 
 def _finish(conn, by_key: dict, keys: list, scores: dict, release, lang, limit,
             plan: QueryPlan | None = None) -> list[RuleGroup]:
-    out: list[RuleGroup] = []
-    for key in keys[:limit]:
-        group: _Group = by_key[key]
-        matched = [h[1] for h in group.hits if h[1]]
-        # The snippet in the language of the query where the group has a hit in it.
-        best = next((h for h in group.hits if plan and h[4] in plan.languages), group.hits[0])
-        glossary = [{"lang": h[4], "term": h[2], "definition": h[3]} for h in group.hits if h[0] == "glossary"]
-        texts: dict[str, RuleText | None] = {}
+    groups: list[_Group] = [by_key[k] for k in keys[:limit]]
+    where = _counterparts(conn, groups, release)
+    local: dict = {}
+    wanted: dict[tuple[str, str], set[str]] = {}
+    for g in groups:
+        matched = [h[1] for h in g.hits if h[1]]
         for lg in ("en", "ja"):
-            where = _counterpart(conn, group, lg, release)
-            if where:
+            if (g.key, lg) in where:
+                rel, number = where[(g.key, lg)]
                 # Subrules matched in the other language map by number within the rule.
-                local = [m.replace(group.number, where[1], 1) if group.number and m.startswith(group.number) else m
-                         for m in matched]
-                texts[lg] = _rule_text(conn, where[0], lg, where[1], local)
-        en, ja = texts.get("en"), texts.get("ja")
+                mine = [m.replace(g.number, number, 1) if g.number and m.startswith(g.number) else m for m in matched]
+                local[(g.key, lg)] = mine
+                wanted.setdefault((rel, lg), set()).update([number, number + "a", *mine])
+    texts = _rule_texts(conn, wanted)
+    out: list[RuleGroup] = []
+    for g in groups:
+        matched = [h[1] for h in g.hits if h[1]]
+        # The snippet in the language of the query where the group has a hit in it.
+        best = next((h for h in g.hits if plan and h[4] in plan.languages), g.hits[0])
+        glossary = [{"lang": h[4], "term": h[2], "definition": h[3]} for h in g.hits if h[0] == "glossary"]
+        shown_texts: dict[str, RuleText] = {}
+        for lg in ("en", "ja"):
+            if (g.key, lg) not in where:
+                continue
+            rel, number = where[(g.key, lg)]
+            row = texts.get((rel, lg, number))
+            if row is None:
+                continue
+            title, text = row
+            subrules = [{"number": n, "text": texts[(rel, lg, n)][1]}
+                        for n in _subrules_shown(number, local[(g.key, lg)], bool(title)) if (rel, lg, n) in texts]
+            shown_texts[lg] = RuleText(rel, lg, number, title, text or "", subrules)
+        en, ja = shown_texts.get("en"), shown_texts.get("ja")
         shown = en or ja
-        number = shown.number if shown else group.number
+        number = shown.number if shown else g.number
         title = shown.title if shown else best[2]
-        out.append(RuleGroup(number, title, scores.get(key, 0.0), sorted(group.via), list(dict.fromkeys(matched)),
+        out.append(RuleGroup(number, title, scores.get(g.key, 0.0), sorted(g.via), list(dict.fromkeys(matched)),
                              _snippet(best, plan), en, ja, glossary))
     return out
 
