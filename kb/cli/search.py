@@ -22,8 +22,8 @@ from ..search import KINDS
 @click.argument("query")
 @click.option("--section", help="Only rules under this number (7, 701, 701.57).")
 @release_option
-@click.option("--lang", type=click.Choice(["en", "ja", "any"]), default="any", show_default=True,
-              help="Language of the rules searched.")
+@click.option("--lang", type=click.Choice(["en", "ja", "zh", "ko", "any"]), default="any", show_default=True,
+              help="Language of the rules searched (zh and ko: flat hits of every word, kb.search.search).")
 @click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True)
 @click.option("--lexical", "lexical_only", is_flag=True, help="No dense retrieval (words only).")
 @click.option("--kind", "kinds", multiple=True, type=click.Choice(KINDS),
@@ -63,8 +63,9 @@ def search_command(query, section, release, lang, limit, lexical_only, kinds, sh
         echo_json({"query": match_expression(plan), "lang": lang_param, "section": section,
                    "number": plan.number, "dropped": plan.dropped})
         return
-    if kinds:
-        _flat(database, query, release, lang_param, section, limit, kinds, as_json)
+    if kinds or lang_param in ("zh", "ko"):
+        _flat(database, query, release, lang_param, section, limit, kinds or ("rule", "example", "glossary"),
+              as_json)
         return
     try:
         result = answer(conn, query, lang=lang_param, release=release, section=section, limit=limit,

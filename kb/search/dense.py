@@ -42,7 +42,8 @@ import numpy as np
 CACHE_DIR = Path(os.environ.get("KB_CACHE_DIR", Path.home() / ".cache" / "mtg-rules-kb")) / "vectors"
 QUERY_WAIT = 2.0  # seconds a query waits for the model before answering lexically
 BATCH = 16  # passages per call when filling: small, so that queries get the model between batches
-# The kinds of the default search that get vectors: the CR (rulings and cards are lexical).
+# What gets vectors: the CR of the default search in English and Japanese (rulings and cards,
+# and the Chinese and Korean CRs, are searched lexically).
 EMBEDDED_KINDS = ("rule", "example", "glossary")
 
 
@@ -191,7 +192,7 @@ select s.id, s.kind, s.lang, s.title, s.text,
          (select p.title from rules p where p.release = s.release and p.lang = s.lang
             and p.number = substr(s.number, 1, 3))) as heading
 from search_current s
-where s.kind in ('rule', 'example', 'glossary')
+where s.kind in ('rule', 'example', 'glossary') and s.lang in ('en', 'ja')
 order by s.id
 """
 
