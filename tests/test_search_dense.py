@@ -138,13 +138,13 @@ def test_the_models_are_safe_under_concurrent_threads(name):
     if model is None:
         pytest.skip(dense.status(name))
     texts = ["what does hexproof stop", "呪禁は何を防ぐ？", "can a tapped creature block", "統率者税"]
-    alone = {t: model.query([t])[0] for t in texts}
+    alone = {t: model.passage([t])[0] for t in texts}  # passages: no query cache in between
     results, errors = {}, []
 
     def worker(i):
         try:
             t = texts[i % len(texts)]
-            results[i] = (t, model.query([t])[0])
+            results[i] = (t, model.passage([t])[0])
         except Exception as e:  # noqa: BLE001 - collected and asserted below
             errors.append(e)
 

@@ -112,11 +112,14 @@ def _vectors(db) -> None:
     dim = dense.EMBEDDERS[name].dim
     db.execute("drop table if exists search_vectors")
     db.execute(f"create virtual table search_vectors using vec0(embedding float[{dim}])")
+    # All or nothing: a database holds the vectors of every rule or of none (while the cache is
+    # still being filled, the server takes the rest from the cache), so two builds of the same
+    # corpus are the same database.
+    complete = all(dense.text_hash(name, t) in found for _, _, t in rows)
     with conn:
         conn.executemany("insert into search_vectors (rowid, embedding) values (?, ?)",
-                         [(rowid, found[h]) for rowid, _, text in rows
-                          if (h := dense.text_hash(name, text)) in found])
+                         [(rowid, found[dense.text_hash(name, text)]) for rowid, _, text in rows] if complete else [])
     db["search_vector_meta"].insert_all(
         [{"key": "model", "value": name}, {"key": "rows", "value": str(len(rows))},
-         {"key": "embedded", "value": str(sum(dense.text_hash(name, t) in found for _, _, t in rows))}],
+         {"key": "embedded", "value": str(len(rows) if complete else 0)}],
         pk="key", replace=True)

@@ -41,6 +41,7 @@ import numpy as np
 
 CACHE_DIR = Path(os.environ.get("KB_CACHE_DIR", Path.home() / ".cache" / "mtg-rules-kb")) / "vectors"
 QUERY_WAIT = 2.0  # seconds a query waits for the model before answering lexically
+QUERY_CACHE = 512  # query vectors remembered per model
 BATCH = 16  # passages per call when filling: small, so that queries get the model between batches
 # What gets vectors: the CR of the default search in English and Japanese (rulings and cards,
 # and the Chinese and Korean CRs, are searched lexically).
@@ -56,6 +57,7 @@ class Embedder:
 
     def __init__(self):
         self.lock = threading.Lock()
+        self._recent: dict[str, np.ndarray] = {}
 
     def _query(self, texts: list[str]) -> np.ndarray:
         raise NotImplementedError
@@ -64,13 +66,22 @@ class Embedder:
         raise NotImplementedError
 
     def query(self, texts: list[str], *, wait: float | None = None) -> np.ndarray | None:
-        """Embed queries; None when the model stayed busy for ``wait`` seconds."""
+        """Embed queries; None when the model stayed busy for ``wait`` seconds. The last
+        :data:`QUERY_CACHE` single queries are remembered (the same question asked again is free)."""
+        key = texts[0] if len(texts) == 1 else None
+        if key is not None and key in self._recent:
+            return self._recent[key]
         if not self.lock.acquire(timeout=-1 if wait is None else wait):
             return None
         try:
-            return _normalised(self._query(texts))
+            vectors = _normalised(self._query(texts))
         finally:
             self.lock.release()
+        if key is not None:
+            self._recent[key] = vectors
+            while len(self._recent) > QUERY_CACHE:
+                self._recent.pop(next(iter(self._recent)))
+        return vectors
 
     def passage(self, texts: list[str]) -> np.ndarray:
         with self.lock:
@@ -171,8 +182,8 @@ def embedding_text(kind: str, title: str | None, text: str | None, heading: str 
     """The text embedded for a row of the default search: its rule's title first (a subrule
     of Hexproof says "Hexproof" only in its heading), then its own text.
 
-    >>> embedding_text("rule", None, "Hexproof on a permanent means…", "Hexproof")
-    'Hexproof: Hexproof on a permanent means…'
+    >>> embedding_text("rule", None, "This permanent can't be the target of…", "Hexproof")
+    "Hexproof: This permanent can't be the target of…"
     """
     body = " ".join(filter(None, [title if kind == "glossary" else None, text or title or ""]))
     if kind == "glossary":

@@ -248,7 +248,7 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
             weights.append(TITLE_WEIGHT)
         use_dense = (needs_dense(plan) or not lexical_order) if dense is None else dense
         if use_dense and release is None and section is None:
-            dense_order, note = _dense_order(conn, query, lang, by_key, embedder_name, clock)
+            dense_order, note = _dense_order(conn, _dense_text(plan, query), lang, by_key, embedder_name, clock)
             if note:
                 notes.append(note)
             if dense_order:
@@ -378,6 +378,16 @@ def _group_order(conn, hits: list[LexicalHit], by_key: dict, via: str) -> list:
         if key not in order:
             order.append(key)
     return order
+
+
+def _dense_text(plan: QueryPlan, query: str) -> str:
+    """What the embedder reads: the question as typed, with the rules' words for the player slang
+    in it in the question's language ("what is an ETB trigger" + "enters the battlefield"), since a
+    general model has never seen the slang of a game."""
+    extra = [t.phrase.replace(" ", "") if t.lang == "ja" else t.phrase
+             for t in plan.terms if t.origin == "alias" and t.phrase != t.typed and t.lang in plan.languages]
+    extra = list(dict.fromkeys(extra))
+    return query + (" (" + ", ".join(extra) + ")" if extra else "")
 
 
 def _dense_order(conn, query: str, lang: str | None, by_key: dict, embedder_name: str | None, clock):

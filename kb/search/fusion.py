@@ -6,7 +6,7 @@ is the constant of Cormack, Clarke and Büttcher (SIGIR 2009).
 
 >>> rrf([["a", "b", "c"], ["c", "a"]])
 ['a', 'c', 'b']
->>> rrf([["a", "b"], ["b"]], weights=[3.0, 1.0])
+>>> rrf([["a", "b"], ["b", "a"]], weights=[2.0, 1.0])
 ['a', 'b']
 """
 
