@@ -117,10 +117,20 @@ def test_without_an_embedder_search_is_lexical_and_says_so_in_one_line(slice_db,
     assert len(notes) == 1 and "cannot be loaded here" in notes[0] and "searching lexically" in notes[0]
 
 
-def test_an_incomplete_index_answers_lexically_while_it_fills(slice_db, cache_dir):
-    result = answer(connect(slice_db), "what does hexproof stop", embedder_name="use-m3")
+def test_an_incomplete_index_answers_lexically_until_it_is_filled(slice_db, cache_dir, monkeypatch):
+    """As on the first `kb serve`: lexical answers while the rules are embedded in the background,
+    dense ones as soon as every rule has its vector, without a restart."""
+    monkeypatch.setattr(dense, "RECHECK", 0.0)
+    conn = connect(slice_db)
+    result = answer(conn, "what does hexproof stop", embedder_name="use-m3")
     assert result.mode == "lexical"
     assert any("being prepared (0% of the rules embedded)" in n for n in result.notes)
+    thread = dense.start_background_fill(slice_db, "use-m3")
+    assert thread is not None
+    thread.join(timeout=300)
+    result = answer(conn, "what does hexproof stop", embedder_name="use-m3")
+    assert result.mode == "hybrid" and not [n for n in result.notes if "dense" in n]
+    assert dense.start_background_fill(slice_db, "use-m3") is None  # nothing left to embed
 
 
 class _Broken(dense.Embedder):

@@ -173,17 +173,19 @@ class _TimeLimit:
 
 
 def needs_dense(plan: QueryPlan) -> bool:
-    """A question rather than a keyword: words dropped as question forms, or two content words or more.
+    """A question rather than a keyword: words dropped as question forms, or three things to look
+    for or more (content words, or keyword names as typed).
 
-    Keyword-shaped queries (発見, "villainous choice") and numbers stay on the fast lexical path.
+    Keyword-shaped queries (発見, "villainous choice", "lore counter") and numbers stay on the
+    fast lexical path.
     """
     if plan.only_number:
         return False
-    words = [t for t in plan.terms if t.origin in ("word", "correction")]
-    names = {t.phrase for t in plan.terms if t.origin == "name"}
-    if not words and names:
-        return False  # a keyword name, alone
-    return bool(plan.dropped) or len(words) >= 2
+    if plan.dropped:
+        return True
+    things = {t.phrase for t in plan.terms
+              if t.origin in ("word", "correction") or (t.origin == "name" and t.lang in plan.languages)}
+    return len(things) >= 3
 
 
 def answer(conn, query: str, *, lang: str | None = None, release: str | None = None, section: str | None = None,
