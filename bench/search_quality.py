@@ -140,7 +140,7 @@ def main() -> None:
 
     def kb_system(**kw):
         def run(c):
-            a = answer(conn, c["q"], lang=c["search"], limit=DEPTH, others=False, **kw)
+            a = answer(conn, c["q"], lang=c["search"], limit=DEPTH, others=False, time_limit=30, **kw)
             return [g.number for g in a.groups]
         return run
 

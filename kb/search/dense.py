@@ -322,7 +322,7 @@ def load_index(conn, model: str) -> DenseIndex:
     rows = rows_to_embed(conn)
     found: dict[int, bytes] = {}
     stored_model = _stored_model(conn)
-    if stored_model == model:
+    if stored_model == model and load_sqlite_vec(conn):
         found.update(conn.execute("select rowid, embedding from search_vectors"))
     missing = [(rowid, text) for rowid, _, text in rows if rowid not in found]
     if missing:
@@ -340,6 +340,24 @@ def load_index(conn, model: str) -> DenseIndex:
     with _index_lock:
         _indexes[key] = (now, index)
     return index
+
+
+def load_sqlite_vec(conn) -> bool:
+    """Load sqlite-vec into ``conn`` (for ``search_vectors``); False where SQLite can't load it."""
+    try:
+        conn.execute("select vec_version()")
+        return True
+    except Exception:  # noqa: BLE001 - not loaded yet
+        pass
+    try:
+        import sqlite_vec
+
+        conn.enable_load_extension(True)
+        sqlite_vec.load(conn)
+        conn.enable_load_extension(False)
+        return True
+    except Exception:  # noqa: BLE001 - no sqlite-vec, or a sqlite3 without extension loading
+        return False
 
 
 def _stored_model(conn) -> str | None:
