@@ -234,6 +234,11 @@ def _pair_rows(primary_lang: str, primary: list, other: list, partner: dict[str,
     for i, row in enumerate(rows):
         out.append(row)
         out.extend(extra.get(i, []))
+    # Each row's anchor: its number, unless a row of the other language alone has a number the
+    # page already uses (the Japanese 805.10f, unpaired, beside the English 805.10f): "ja-805.10f".
+    for row in out:
+        alone = row[primary_lang] is None and row["number"] in at
+        row["id"] = f"{other_lang}-{row['number']}" if alone else row["number"]
     return out
 
 
@@ -654,7 +659,7 @@ def decorate(datasette, database: str, index: links.CardIndex, data: dict) -> di
     page["rows"] = [{**row, **{lg: _with_html(row.get(lg), datasette, releases.get(lg)) for lg in langs},
                      # As contents, a row links to its own page; else to its anchor on this one.
                      "href": links.rule_url(datasette, row["number"], data["release"])
-                     if contents and row["number"] != data["number"] else f"#{row['number']}"}
+                     if contents and row["number"] != data["number"] else f"#{row.get('id', row['number'])}"}
                     for row in data["rows"]]
 
     def rule_url(number, release=None):
