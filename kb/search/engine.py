@@ -248,7 +248,7 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
         if titles:
             rankings.append(titles)
             weights.append(TITLE_WEIGHT)
-        use_dense = (needs_dense(plan) or not lexical_order) if dense is None else dense
+        use_dense = bool(plan.terms) and ((needs_dense(plan) or not lexical_order) if dense is None else dense)
         if use_dense and release is None and section is None:
             dense_order, note = _dense_order(conn, _dense_text(plan, query), lang, by_key, embedder_name, clock)
             if note:
