@@ -185,6 +185,7 @@ def main() -> None:  # pragma: no cover - console entry point
 def _register_commands() -> None:
     from .check import check
     from .history import diff_command, stale_command, trace_command
+    from .rulings import rulings_command
     from .search import search_command
     from .vectors import vectors
 
@@ -194,6 +195,7 @@ def _register_commands() -> None:
     cli.add_command(diff_command)
     cli.add_command(trace_command)
     cli.add_command(stale_command)
+    cli.add_command(rulings_command)
 
 
 _register_commands()

@@ -209,14 +209,25 @@ def read_keyword(conn: sqlite3.Connection, path: str | None, name: str,
             glossary["ja"] = {"term": row[0], "definition": row[1], "release": ja_release}
     wiki = None
     if "keywords" in tables:
-        row = conn.execute("select name_ja, kind, kind_ja, page_id, page_title, cr_release, cr_number from keywords"
-                           " where name_en = ? collate nocase", [title]).fetchone()
+        # the wiki may name the keyword shorter than the CR (Villainous Choice for Face a Villainous Choice)
+        row = conn.execute("select name_ja, kind, kind_ja, page_id, page_title, cr_release, cr_number, page_en_id,"
+                           " page_en_title from keywords where lower(name_en) = lower(?)"
+                           " or lower(?) like '% ' || lower(name_en) order by lower(name_en) = lower(?) desc limit 1",
+                           [title, title, title]).fetchone()
         if row:
-            wiki = dict(zip(("name_ja", "kind", "kind_ja", "page_id", "page_title", "cr_release", "cr_number"), row))
+            wiki = dict(zip(("name_ja", "kind", "kind_ja", "page_id", "page_title", "cr_release", "cr_number",
+                             "page_en_id", "page_en_title"), row))
             if "wiki_pages" in tables and wiki["page_id"]:
                 page = conn.execute("select definition, source from wiki_pages where id = ?", [wiki["page_id"]]).fetchone()
                 if page:
                     wiki["definition"], wiki["source"] = page
+            # the English MTG Wiki's page of the keyword, shown beside the Japanese one
+            wiki["en_page"] = None
+            if "wiki_pages" in tables and wiki["page_en_id"]:
+                page = conn.execute("select id, title, definition, source, partial from wiki_pages where id = ?",
+                                    [wiki["page_en_id"]]).fetchone()
+                if page:
+                    wiki["en_page"] = dict(zip(("id", "title", "definition", "source", "partial"), page))
             name_ja = name_ja or wiki["name_ja"]
     numbers = []
     for run in rule.get("history", []):
