@@ -1,19 +1,28 @@
-"""Full-text search latency: in-process and through Datasette, p50/p95.
+"""Search latency: in-process (lexical, hybrid), /-/search under concurrent clients, the CLI; p50/p95.
 
-    python bench/bench_search.py [--db kb.db] [--rounds 20]
+    python bench/bench_search.py [--db kb.db] [--rounds 5] [--clients 4]
 
-Baseline in the same run: the same words found with LIKE '%word%' over the
-rules table (what search would cost without FTS). Through Datasette: the
-rules table page with its search box (?_search=), served by a real
-``datasette serve`` on localhost, fetched over HTTP.
+Baselines in the same run: the plain FTS5 query of the default search (one
+MATCH, no reading of the question) and a LIKE scan of the newest release.
+
+- lexical path: keyword and number queries, and questions with dense off
+  (:func:`kb.search.engine.answer` with ``dense=False``): reading the query,
+  one bm25 ranking per language, titles, grouping, both languages;
+- hybrid: questions with the default embedder (query embedding, vector search,
+  fusion); only when every rule has its vector (``kb vectors status``);
+- ``/-/search.json`` over HTTP from ``--clients`` threads at once against a real
+  ``datasette serve``, every answer checked (no 500, no error);
+- ``kb search`` as a new process, wall time (a lexical query: the model is not loaded).
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,15 +30,17 @@ sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
 
-from kb.database import db_path, open_db  # noqa: E402
-from kb.search import current_sql, fts_query, search  # noqa: E402
+from kb.database import db_path  # noqa: E402
+from kb.search import current_sql, fts_query  # noqa: E402
 from kb.serve import running_server  # noqa: E402
+from kb.sqlite import sqlite3  # noqa: E402
 
-QUERIES = [
-    "discover", "search library", "mana value", "graveyard", "explore", "villainous choice",
-    "dredge", "manifest", "cloak", "shuffle", "face down", "replacement effect", "APNAP order",
-    "発見", "探す", "墓地", "ライブラリー", "切り直す", "マナ総量", "追放",
-]
+KEYWORDS = ["discover", "mana value", "graveyard", "villainous choice", "face down", "発見", "探す", "墓地",
+            "マナ総量", "追放", "rule 704.5a", "ルール510.1c", "702.11b", "hexprof"]
+QUESTIONS = ["what does hexproof stop", "can a tapped creature block", "what happens when my commander dies",
+             "how does the stack resolve", "when can I cast an instant", "呪禁は何を防ぐ？",
+             "召喚酔いのクリーチャーでブロックできる？", "手札の上限枚数は？", "統率者が死亡したらどうなる？",
+             "what is an ETB trigger"]
 
 
 def percentile(values, p):
@@ -39,55 +50,86 @@ def percentile(values, p):
 
 
 def report(label, times_ms):
-    print(f"{label:<46} p50 {statistics.median(times_ms):7.2f} ms   p95 {percentile(times_ms, 95):7.2f} ms"
+    print(f"{label:<52} p50 {statistics.median(times_ms):8.2f} ms   p95 {percentile(times_ms, 95):8.2f} ms"
           f"   ({len(times_ms)} queries)")
+
+
+def timed(fn, items, rounds):
+    out = []
+    for _ in range(rounds):
+        for item in items:
+            t0 = time.perf_counter()
+            fn(item)
+            out.append((time.perf_counter() - t0) * 1000)
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--db", default=None)
-    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--clients", type=int, default=4)
     args = parser.parse_args()
     path = db_path(args.db)
-    db = open_db(path)
+    from kb.search import dense
+    from kb.search.engine import answer
 
-    fts, full, like = [], [], []
-    expressions = {q: fts_query(q) for q in QUERIES}
-    for _ in range(args.rounds):
-        for q in QUERIES:
-            t0 = time.perf_counter()
-            db.execute(current_sql(), {"query": expressions[q], "lang": None, "section": None,
-                                       "kinds": None, "limit": 10}).fetchall()
-            fts.append((time.perf_counter() - t0) * 1000)
-            t0 = time.perf_counter()
-            search(db, q, limit=10)
-            full.append((time.perf_counter() - t0) * 1000)
-    for q in QUERIES[:8]:
-        word = q.split()[0]
-        t0 = time.perf_counter()
-        db.execute(
-            "select number from rules where text like ? and release = (select release from newest_release)"
-            " limit 10", [f"%{word}%"]).fetchall()
-        like.append((time.perf_counter() - t0) * 1000)
-    report("baseline: LIKE over the newest release", like)
-    report("FTS5 query (current_sql, both languages)", fts)
-    report("kb.search: + cross-language, pairing, snippets", full)
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+    answer(conn, "warm up", dense=False)  # word lists, Sudachi's dictionary
+    expressions = {q: fts_query(q) for q in KEYWORDS + QUESTIONS}
+    report("baseline: plain FTS5 MATCH (every word required)", timed(
+        lambda q: conn.execute(current_sql(), {"query": expressions[q], "lang": None, "section": None,
+                                               "kinds": None, "limit": 10}).fetchall(), KEYWORDS, args.rounds))
+    report("baseline: LIKE over the newest release", timed(
+        lambda q: conn.execute("select number from rules where text like ? and release ="
+                               " (select release from newest_release) limit 10", [f"%{q.split()[0]}%"]).fetchall(),
+        KEYWORDS[:6], 1))
+    report("lexical path: keywords, numbers, typos", timed(lambda q: answer(conn, q, dense=False), KEYWORDS,
+                                                           args.rounds))
+    report("lexical path: questions (dense off)", timed(lambda q: answer(conn, q, dense=False), QUESTIONS,
+                                                        args.rounds))
+    model = dense.embedder()
+    if model is None:
+        print(f"hybrid: {dense.status()}")
+    elif not dense.load_index(conn, model.name).complete:
+        print(f"hybrid: the {model.name} vectors are incomplete (kb vectors fill --model {model.name})")
+    else:
+        answer(conn, "warm up the model please", dense=True)
+        report(f"hybrid ({model.name}): questions", timed(lambda q: answer(conn, q, dense=True), QUESTIONS,
+                                                         args.rounds))
+        report(f"  of which: one query embedding ({model.name})", timed(lambda q: model.query([q]), QUESTIONS,
+                                                                          args.rounds))
 
     with running_server(path) as base:
-        with httpx.Client(base_url=base, timeout=30) as client:
-            name = path.stem
-            pages = {"/-/search?q= page (plugin) over HTTP": ("/-/search", "q"),
-                     "search_current table ?_search= over HTTP": (f"/{name}/search_current", "_search"),
-                     "rules table (130 releases) ?_search= over HTTP": (f"/{name}/rules", "_search")}
-            for label, (url, param) in pages.items():
-                times = []
-                for _ in range(max(1, args.rounds // 4)):
-                    for q in QUERIES:
-                        t0 = time.perf_counter()
-                        r = client.get(url, params={param: q})
-                        times.append((time.perf_counter() - t0) * 1000)
-                        r.raise_for_status()
-                report(label, times)
+        queries = KEYWORDS + QUESTIONS
+        with httpx.Client(base_url=base, timeout=60) as client:  # the server loads its lists and model
+            for q in ("warm up", "what does hexproof stop"):
+                client.get("/-/search.json", params={"q": q})
+
+        def one(i):
+            q = queries[i % len(queries)]
+            with httpx.Client(base_url=base, timeout=60) as client:
+                t0 = time.perf_counter()
+                r = client.get("/-/search.json", params={"q": q})
+                ms = (time.perf_counter() - t0) * 1000
+                return ms, r.status_code, r.json().get("mode")
+
+        for clients in sorted({1, args.clients}):
+            with ThreadPoolExecutor(max_workers=clients) as pool:
+                results = list(pool.map(one, range(len(queries) * args.rounds)))
+            errors = [s for _, s, _ in results if s != 200]
+            modes = {m for _, _, m in results}
+            report(f"/-/search.json over HTTP, {clients} client(s) [{'/'.join(sorted(map(str, modes)))}]",
+                   [ms for ms, _, _ in results])
+            print(f"{'':<52} errors: {len(errors)}")
+
+    times = []
+    for q in ("discover", "rule 704.5a", "呪禁"):
+        t0 = time.perf_counter()
+        subprocess.run([str(Path(sys.executable).parent / "kb"), "search", q, "--db", str(path)],
+                       capture_output=True, check=False)
+        times.append((time.perf_counter() - t0) * 1000)
+    report("kb search as a new process (lexical query)", times)
 
 
 if __name__ == "__main__":

@@ -1,35 +1,38 @@
-"""Search quality in Japanese and English: top-1, top-3 and MRR per query language.
+"""Search quality on questions as players ask them: top-3, MRR@10 and zero-hit per category.
 
-    python bench/search_quality.py [--db kb.db] [--queries tests/data/search_queries.toml] [--misses]
+    python bench/search_quality.py [--db kb.db] [--part tuning|frozen|all] [--misses]
+                                   [--systems kb,lexical,baseline,...]
 
-The queries and the rules each must find are tests/data/search_queries.toml
-(release 20260116, the release with both languages). A hit counts when its
-number is an expected rule or one under it (701.57a for 701.57); MRR is over
-the first 10 hits.
+The queries are tests/data/search_eval.toml (questions in English and Japanese,
+cross-language, slang, rule numbers, typos; written before tuning from public
+Q&A, see its [sources]) and tests/data/search_queries.toml (keyword queries,
+category ``keyword``). A quarter is frozen (sha256 of the query is 0 modulo 4):
+``--part`` reports the tuning part, the frozen part or both (default: both,
+apart); misses are only ever printed for the tuning part.
 
-Rows, each beside baselines from the same run over the same rows:
+A result counts when its numbered rule is an expected rule, under one (704.5
+for 704), or the numbered rule of an expected subrule (704.5 for 704.5a);
+results are numbered-rule groups for kb, and for the baseline its hits mapped
+to their numbered rules, duplicates dropped. MRR is over the first 10. A
+zero-hit query is one with no result at all.
 
-- ``ja → ja``, ``en → en``: a query searched in its own language;
-  ``mixed → any``: a query with words of both, searched in both;
-- ``ja → en``, ``en → ja``: cross-language (a Japanese query finding the
-  English rules, and the reverse).
+Systems, in the same run over the same queries:
 
-Systems:
-
-- ``kb search``: :func:`kb.search.search` (Sudachi segmentation and keyword
-  names across languages);
-- ``kb, no names``: the same without ``keyword_names`` (segmentation only):
-  what cross-language search owes to the names;
-- ``unicode61``: FTS5 ``porter unicode61`` over the text as printed (what the
-  index does without the Japanese search form: a Japanese sentence is one token);
-- ``trigram``: FTS5 ``trigram`` over the text as printed (finds nothing for a
-  one- or two-character word such as 墓地 or 発見).
+- ``kb``: :func:`kb.search.engine.answer` as ``kb search`` and ``/-/search`` run it
+  (lexical + dense fused for questions, with the default embedder);
+- ``lexical``: the same with dense retrieval off;
+- ``dense:<model>``: dense retrieval alone, for each embedder whose vectors are cached;
+- ``hybrid:<model>``: ``kb`` with that embedder;
+- ``baseline``: a plain FTS5 ``porter unicode61`` index of the same rows as printed
+  (Japanese unsegmented), queried with the OR of the query's words by bm25.
 """
 
 from __future__ import annotations
 
 import argparse
-from kb.sqlite import sqlite3
+import hashlib
+import os
+import re
 import sys
 import time
 import tomllib
@@ -38,105 +41,200 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kb.database import db_path, open_db  # noqa: E402
-from kb.search import search  # noqa: E402
+from kb.database import db_path  # noqa: E402
+from kb.sqlite import sqlite3  # noqa: E402
 
-RELEASE = "20260116"
-QUERIES = ROOT / "tests" / "data" / "search_queries.toml"
+EVAL = ROOT / "tests" / "data" / "search_eval.toml"
+KEYWORDS = ROOT / "tests" / "data" / "search_queries.toml"
 DEPTH = 10
+CATEGORIES = ["question en", "question ja", "cross", "slang", "number", "typo", "keyword", "card"]
 
 
-def load_queries(path: Path = QUERIES) -> list[dict]:
-    """The query cases: ``q``, ``lang`` (ja, en, mixed), ``expect`` (rule numbers)."""
-    with open(path, "rb") as f:
-        return tomllib.load(f)["query"]
+def is_frozen(q: str) -> bool:
+    """The frozen quarter: sha256 of the query text is 0 modulo 4."""
+    return int(hashlib.sha256(q.encode()).hexdigest(), 16) % 4 == 0
+
+
+def load_cases(eval_path: Path = EVAL, keyword_path: Path = KEYWORDS) -> list[dict]:
+    """Every query with ``category`` ("question en", "question ja", …), ``search`` (en, ja or None)
+    and ``frozen``."""
+    with open(eval_path, "rb") as f:
+        cases = [dict(c) for c in tomllib.load(f)["query"]]
+    for c in cases:
+        if c["category"] == "question":
+            c["category"] = f"question {c['lang']}"
+        c["search"] = None if c.get("search", "any") == "any" else c["search"]
+    if keyword_path.exists():
+        with open(keyword_path, "rb") as f:
+            for c in tomllib.load(f)["query"]:
+                # The keyword set searches release 20260116 in the query's language and across.
+                cases.append({"q": c["q"], "lang": c["lang"], "category": "keyword",
+                              "search": None, "expect": c["expect"]})
+    for c in cases:
+        c["frozen"] = is_frozen(c["q"])
+    return cases
+
+
+def numbered(number: str | None) -> str | None:
+    if not number:
+        return None
+    return number[:-1] if re.fullmatch(r"\d{3}\.\d+[a-z]", number) else number
 
 
 def is_found(number: str | None, expected: list[str]) -> bool:
-    """A hit's number is an expected rule or a rule under one.
+    """A result's numbered rule answers when it is an expected rule, under one, or holds one.
 
-    >>> is_found("701.57a", ["701.57"]), is_found("404.1", ["404"]), is_found("701.5", ["701.57"])
+    >>> is_found("704.5", ["704.5a"]), is_found("704.5", ["704"]), is_found("701.5", ["701.57"])
     (True, True, False)
+    >>> is_found("701.57a", ["701.57"])
+    True
     """
     if not number:
         return False
     for e in expected:
-        if number == e or number.startswith(e + ".") or (number[:-1] == e and number[-1].isalpha()):
+        if number == e or number.startswith(e + ".") or numbered(e) == number or numbered(number) == e:
             return True
     return False
 
 
 def first_rank(numbers: list[str | None], expected: list[str]) -> int | None:
-    """1-based rank of the first hit that finds an expected rule, or None."""
     return next((i for i, n in enumerate(numbers, 1) if is_found(n, expected)), None)
 
 
 class Baseline:
-    """A plain FTS5 index over the text as printed of one release, in memory."""
+    """A plain FTS5 OR/bm25 index over the same rows as the default search, as printed."""
 
-    def __init__(self, db, tokenizer: str):
-        self.conn = sqlite3.connect(":memory:")
-        self.conn.execute(f"create virtual table t using fts5(body, lang unindexed, number unindexed, "
-                          f"tokenize = '{tokenizer}')")
-        rows = db.execute(
-            "select coalesce(title || ' ', '') || text, lang, number from rules where release = ?"
-            " union all select text, lang, rule_number from examples where release = ?"
-            " union all select term || ' ' || definition, lang, json_extract(rule_refs, '$[0]')"
-            " from glossary where release = ?", [RELEASE] * 3).fetchall()
-        self.conn.executemany("insert into t values (?, ?, ?)", rows)
+    def __init__(self, conn):
+        self.mem = sqlite3.connect(":memory:")
+        self.mem.execute("create virtual table t using fts5(body, lang unindexed, number unindexed,"
+                         " tokenize = 'porter unicode61 remove_diacritics 2')")
+        rows = conn.execute("select coalesce(title || ' ', '') || coalesce(text, ''), lang, number"
+                            " from search_current where kind in ('rule', 'example', 'glossary')").fetchall()
+        self.mem.executemany("insert into t values (?, ?, ?)", rows)
 
     def numbers(self, query: str, lang: str | None) -> list[str | None]:
-        expression = " ".join('"' + w.replace('"', "") + '"' for w in query.split())
-        try:
-            rows = self.conn.execute(
-                "select number from t where t match ? and (? is null or lang = ?) order by rank limit ?",
-                [expression, lang, lang, DEPTH]).fetchall()
-        except sqlite3.OperationalError:
+        words = [w for w in re.findall(r"\w+", query)]
+        if not words:
             return []
-        return [r[0] for r in rows]
+        expression = " OR ".join('"' + w + '"' for w in words)
+        rows = self.mem.execute("select number from t where t match ? and (? is null or lang = ?)"
+                                " order by rank limit 60", [expression, lang, lang]).fetchall()
+        return list(dict.fromkeys(numbered(r[0]) for r in rows))[:DEPTH]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--db", default=None)
-    parser.add_argument("--queries", default=str(QUERIES))
-    parser.add_argument("--misses", action="store_true", help="List each query kb search misses in its top 3.")
+    parser.add_argument("--part", choices=["tuning", "frozen", "all"], default="all")
+    parser.add_argument("--misses", action="store_true", help="List the tuning queries kb misses in its top 3.")
+    parser.add_argument("--systems", default=None, help="Comma-separated systems (default: all available).")
     args = parser.parse_args()
-    db = open_db(db_path(args.db))
-    cases = load_queries(Path(args.queries))
-    t0 = time.perf_counter()
-    baselines = {"unicode61": Baseline(db, "porter unicode61 remove_diacritics 2"),
-                 "trigram": Baseline(db, "trigram")}
-    build_seconds = time.perf_counter() - t0
 
-    systems = {
-        "kb search": lambda q, lang: [h.number for h in search(db, q, release=RELEASE, lang=lang, limit=DEPTH)],
-        "kb, no names": lambda q, lang: [h.number for h in search(
-            db, q, release=RELEASE, lang=lang, limit=DEPTH, across_languages=False)],
-        **{name: b.numbers for name, b in baselines.items()},
-    }
-    runs = [("ja", "ja", "ja → ja"), ("en", "en", "en → en"), ("mixed", None, "mixed → any"),
-            ("ja", "en", "ja → en"), ("en", "ja", "en → ja")]
-    print(f"Search quality, release {RELEASE}: {len(cases)} queries from {args.queries}"
-          f" (baseline indexes built in {build_seconds:.1f}s)\n")
-    print(f"{'queries':<12} {'n':>3}  {'system':<13} {'top-1':>7} {'top-3':>7} {'MRR':>6}")
-    misses: list[str] = []
-    for query_lang, search_lang, label in runs:
-        chosen = [c for c in cases if c["lang"] == query_lang]
-        for name, run in systems.items():
-            ranks = [first_rank(run(c["q"], search_lang), c["expect"]) for c in chosen]
-            top1 = sum(r == 1 for r in ranks) / len(ranks)
-            top3 = sum(r is not None and r <= 3 for r in ranks) / len(ranks)
-            mrr = sum(1 / r for r in ranks if r) / len(ranks)
-            print(f"{label:<12} {len(chosen):>3}  {name:<13} {top1:>7.1%} {top3:>7.1%} {mrr:>6.3f}")
-            if name == "kb search":
-                misses += [f"  {label:<12} {c['q']!r}: expected {', '.join(c['expect'])}, first found at "
-                           f"{r if r else f'none of the top {DEPTH}'}"
-                           for c, r in zip(chosen, ranks) if not r or r > 3]
-        print()
-    if args.misses or misses:
-        print("kb search, not in the top 3:" if misses else "kb search: every query in the top 3.")
-        print("\n".join(misses))
+    from kb.search import dense
+    from kb.search.engine import answer
+
+    path = db_path(args.db)
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+    cases = load_cases()
+    baseline = Baseline(conn)
+
+    def kb_system(**kw):
+        def run(c):
+            a = answer(conn, c["q"], lang=c["search"], limit=DEPTH, others=False, time_limit=30, **kw)
+            return [g.number for g in a.groups]
+        return run
+
+    systems = {"kb": kb_system(), "lexical": kb_system(dense=False),
+               "baseline": lambda c: baseline.numbers(c["q"], c["search"])}
+    indexes = {}
+    for name in dense.EMBEDDERS:
+        model = dense.embedder(name)
+        if model is None:
+            print(f"({name}: {dense.status(name)})")
+            continue
+        index = indexes[name] = dense.load_index(conn, name)
+        if not index.complete:
+            print(f"({name}: {len(index.rowids)} of {index.wanted} rows embedded; run `kb vectors fill"
+                  f" --model {name}` for its figures)")
+            continue
+        systems[f"hybrid:{name}"] = kb_system(dense=None, embedder_name=name)
+        systems[f"dense:{name}"] = _dense_only(conn, name)
+    # Head to head: each embedder alone over the rows every embedder has a vector for (all of
+    # them once every cache is full; a random sample of the rows while one is still filling).
+    if len(indexes) > 1:
+        import numpy as np
+
+        pool = set.intersection(*(set(ix.rowids.tolist()) for ix in indexes.values()))
+        print(f"(head to head over the {len(pool)} of {next(iter(indexes.values())).wanted} rows"
+              f" every embedder has embedded)")
+        for name, ix in indexes.items():
+            keep = np.isin(ix.rowids, list(pool))
+            sub = dense.DenseIndex(name, ix.rowids[keep], ix.langs[keep], ix.matrix[keep], int(keep.sum()))
+            systems[f"pool:{name}"] = _dense_only(conn, name, sub)
+    if args.systems:
+        systems = {k: v for k, v in systems.items() if k in args.systems.split(",")}
+
+    parts = ["tuning", "frozen"] if args.part == "all" else [args.part]
+    print(f"Search quality: {len(cases)} queries ({sum(c['frozen'] for c in cases)} frozen),"
+          f" database {path.name}, default embedder {os.environ.get('KB_EMBEDDER') or dense.DEFAULT}\n")
+    results: dict[str, list] = {}
+    seconds: dict[str, float] = {}
+    for name, run in systems.items():
+        t0 = time.perf_counter()
+        results[name] = [(c, run(c)) for c in cases]
+        seconds[name] = time.perf_counter() - t0
+    for part in parts:
+        chosen = [c["frozen"] == (part == "frozen") for c in cases]
+        print(f"== {part} part")
+        print(f"{'category':<12} {'n':>4}  {'system':<22} {'top-3':>7} {'MRR@10':>7} {'zero-hit':>8}")
+        for category in CATEGORIES + ["all"]:
+            for name in systems:
+                rows = [(c, numbers) for (c, numbers), keep in zip(results[name], chosen)
+                        if keep and (category == "all" or c["category"] == category)]
+                if not rows:
+                    continue
+                ranks = [first_rank(numbers, c["expect"]) for c, numbers in rows]
+                top3 = sum(r is not None and r <= 3 for r in ranks) / len(rows)
+                mrr = sum(1 / r for r in ranks if r) / len(rows)
+                zero = sum(not numbers for _, numbers in rows)
+                print(f"{category:<12} {len(rows):>4}  {name:<22} {top3:>7.1%} {mrr:>7.3f} {zero:>8}")
+            print()
+    print("seconds per query: " + ", ".join(f"{n} {s / len(cases) * 1000:.1f} ms" for n, s in seconds.items()))
+    if args.misses and "kb" in results:
+        print("\nkb, tuning part, not in the top 3:")
+        for c, numbers in results["kb"]:
+            if c["frozen"]:
+                continue
+            r = first_rank(numbers, c["expect"])
+            if not r or r > 3:
+                print(f"  [{c['category']}] {c['q']!r} (search {c['search'] or 'any'}): expected"
+                      f" {', '.join(c['expect'])}; got {', '.join(str(n) for n in numbers[:5]) or 'nothing'}")
+
+
+def _dense_only(conn, name, fixed_index=None):
+    from kb.search import dense
+    from kb.search.engine import _group_order
+
+    model = dense.embedder(name)
+
+    def run(c):
+        index = fixed_index if fixed_index is not None else dense.load_index(conn, name)
+        vector = model.query([c["q"]])[0]
+        found = index.search(vector, 40, c["search"])
+        rows = {r[0]: r for r in conn.execute(
+            f"select id, kind, release, lang, number, title, text from search_current where id in"
+            f" ({','.join(str(r) for r, _ in found)})")} if found else {}
+        from kb.search.lexical import LexicalHit
+
+        hits = [LexicalHit(*rows[r], rank=-s) for r, s in found if r in rows]
+        by_key: dict = {}
+        order = _group_order(conn, hits, by_key, "dense")
+        out = []
+        for key in order:
+            g = by_key[key]
+            out.append(g.number)
+        return out[:DEPTH]
+    return run
 
 
 if __name__ == "__main__":

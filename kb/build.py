@@ -98,7 +98,8 @@ def _steps() -> list[tuple[str, Callable[[BuildContext], None]]]:
     """
     # Imported here so that a step's import errors name the step.
     from . import schema
-    from .load import cards, checks, cr, history, japanese, ruling_links, search_extra, translations, wiki
+    from .load import (cards, checks, cr, history, japanese, ruling_links, search_extra, search_index,
+                       translations, wiki)
 
     return [
         ("schema", lambda ctx: schema.create_cr_tables(ctx.db)),
@@ -111,6 +112,7 @@ def _steps() -> list[tuple[str, Callable[[BuildContext], None]]]:
         ("finish CR", lambda ctx: schema.finish_cr_tables(ctx.db)),
         ("search extra", search_extra.load_search_extra),
         ("search index", lambda ctx: schema.finish_search_current(ctx.db)),
+        ("search vocabulary and vectors", search_index.load_search_index),
         ("executable rules", checks.load_checks),
         ("rule history", history.load_history),
         ("ruling links", ruling_links.load_ruling_links),

@@ -112,6 +112,7 @@ class Token:
     pos: str
     begin: int
     end: int
+    pos_detail: str = ""  # Sudachi's second POS level: 一般, 非自立可能, 普通名詞…
 
     @property
     def is_punctuation(self) -> bool:
@@ -141,8 +142,9 @@ def tokens(text: str) -> list[Token]:
     for piece in _SENTENCE_BREAK.split(text):
         if piece.strip():
             for m in _tokenizer().tokenize(piece):
+                pos = m.part_of_speech()
                 out.append(Token(m.surface(), _key(m.surface(), m.normalized_form()),
-                                 m.part_of_speech()[0], offset + m.begin(), offset + m.end()))
+                                 pos[0], offset + m.begin(), offset + m.end(), pos[1]))
         offset += len(piece)
     return out
 
@@ -234,6 +236,41 @@ def query_runs(query: str) -> list[list[str]]:
 def segment_query(query: str) -> list[str]:
     """A Japanese query as FTS5 phrases, all of which must be found."""
     return [" ".join(run) for run in query_runs(query)]
+
+
+# What a question is made of besides what it asks about: pronouns (何, いつ, どちら),
+# adnominals (この, どの), adverbs (どう, 必ず), interjections, prefixes and suffixes on
+# their own (枚, 者), and verbs, adjectives and nouns that only lean on another word
+# (できる, なる, ある, こと, ため: Sudachi's 非自立可能).
+_QUESTION_POS = {"代名詞", "連体詞", "副詞", "感動詞", "接頭辞", "接尾辞"}
+
+
+def is_content(token: Token) -> bool:
+    """A word a search should look for: not a particle, auxiliary, pronoun, question
+    word or light verb, judged by Sudachi's part of speech.
+
+    >>> [t.surface for t in tokens("呪禁は何を防ぐ？") if is_content(t)]
+    ['呪禁', '防ぐ']
+    >>> [t.surface for t in tokens("ブロックできるの？") if is_content(t)]
+    ['ブロック']
+    """
+    if token.is_function or token.is_punctuation or not token.key.strip():
+        return False
+    if token.pos in _QUESTION_POS or token.pos_detail == "非自立可能":
+        return False
+    return token.key not in LIGHT_VERBS
+
+
+def content_words(query: str) -> list[str]:
+    """The keys of the content words of a query (:func:`is_content`), in order, once each:
+    what a relaxed search ORs together.
+
+    >>> content_words("召喚酔いのクリーチャーでブロックできる？")
+    ['召喚', '酔い', 'クリーチャー', 'ブロック']
+    >>> content_words("タイムスタンプ順とは何ですか")
+    ['タイム', 'スタンプ', '順']
+    """
+    return list(dict.fromkeys(t.key for t in tokens(normalize(query)) if is_content(t)))
 
 
 def content_keys(text: str) -> set[str]:

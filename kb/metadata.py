@@ -216,6 +216,22 @@ TABLES = {
         "fts_table": "search_current_fts",
         "label_column": "title",
     },
+    "search_aliases": {
+        "title": "Search: player words",
+        "description": "Words players use and the rules don't (bounce, tutor, ETB, サーチ, 明滅), each with the rules' words in English and Japanese (search form) that search adds, the senses it never means (not_senses) and where players write it (source). From data/aliases.toml.",
+    },
+    "search_titles": {
+        "title": "Search: titles",
+        "description": "Titled rules and glossary terms of the default search by the words of their title as a query reads them (English stems, Japanese search form): a query whose phrase is a whole title ranks that rule high.",
+    },
+    "search_words_vocab": {
+        "title": "Search: vocabulary",
+        "description": "Every word of the default search, unstemmed, with the number of rows that have it (fts5vocab over search_words): what typos are corrected against.",
+    },
+    "search_vector_meta": {
+        "title": "Search: sentence vectors",
+        "description": "Which embedder made the vectors in search_vectors (a sqlite-vec vec0 table, rowid = search_current.id) and how many rows of the rules have one. kb serve embeds the rest in the background; see kb vectors status.",
+    },
     "card_rulings": {
         "title": "Card rulings",
         "description": "Dated rulings on cards (Oracle records), each (card, date, text) once even when several files have it. linked_rules = the rules (newest release) the ruling applies, as found by the linker (see Card rulings → rules).",

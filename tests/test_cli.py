@@ -58,29 +58,53 @@ def test_unknown_rule_and_release_are_one_sentence_errors(run):
 def test_search_json_shape_and_ranking(run):
     result = run("search", "discover", "--section", "701", "--lang", "en", "--json")
     assert result.exit_code == 0, result.output
-    hits = json.loads(result.output)
-    assert hits and all({"number", "release", "text", "lang", "snippet"} <= set(h) for h in hits)
-    assert all(h["number"].startswith("701") for h in hits if h["number"])
-    assert hits[0]["number"].startswith("701.57")
-    assert "[" in hits[0]["snippet"]
+    data = json.loads(result.output)
+    assert {"query", "mode", "groups", "notes", "dropped", "corrections", "others"} <= set(data)
+    groups = data["groups"]
+    assert groups and all(g["number"].startswith("701") for g in groups if g["number"])
+    assert groups[0]["number"] == "701.57" and groups[0]["en"]["title"] == "Discover"
+    assert "[" in groups[0]["snippet"]
+
+
+def test_search_groups_show_both_languages(run):
+    data = json.loads(run("search", "what does hexproof stop", "--lexical", "--json").output)
+    first = data["groups"][0]
+    assert first["number"] == "702.11"
+    assert first["en"]["title"] == "Hexproof" and first["ja"]["title"] == "呪禁"
+    assert first["en"]["subrules"][0]["number"] == "702.11a"  # the defining subrule first
+    assert data["dropped"] == ["what", "does"]
 
 
 def test_search_release_and_limit(run):
-    hits = json.loads(run("search", "search", "--release", "20090711", "--lang", "en", "--limit", "3", "--json").output)
-    assert len(hits) == 3 and {h["release"] for h in hits} == {"20090711"}
-    assert any(h["number"].startswith("701.14") for h in hits)
+    data = json.loads(run("search", "search", "--release", "20090711", "--lang", "en", "--limit", "3", "--json").output)
+    groups = data["groups"]
+    assert len(groups) == 3 and {g["en"]["release"] for g in groups} == {"20090711"}
+    assert any(g["number"].startswith("701.14") for g in groups)
 
 
 def test_search_input_is_never_fts_syntax(run):
     for query in ['"unbalanced', "AND OR NOT", "library*", "col:umn", "NEAR(a b)"]:
-        result = run("search", query, "--json")
+        result = run("search", query, "--json", "--lexical")
         assert result.exit_code == 0, (query, result.output)
         json.loads(result.output)
 
 
 def test_search_sql_flag_prints_the_shared_sql(run):
     result = run("search", "discover", "--sql")
-    assert "search_current_fts match :query" in result.output and '"query": "\\"discover\\""' in result.output
+    assert "search_current_fts match :query" in result.output
+    # The OR of the word and its Japanese name, as the default search runs it.
+    assert json.loads(result.output[result.output.index("{"):])["query"] == '"discover" OR "発見"'
+
+
+def test_search_flat_kinds_keep_the_strict_search(run):
+    hits = json.loads(run("search", "Bramble Familiar", "--kind", "card", "--json").output)
+    assert hits and hits[0]["kind"] == "card"
+
+
+def test_search_says_what_it_dropped_instead_of_no_hits(run):
+    result = run("search", "what is the")
+    assert result.exit_code == 1
+    assert "no word to search for: what, is, the" in result.output
 
 
 def test_missing_database_says_how_to_build(tmp_path):

@@ -17,7 +17,6 @@ from ..database import DatabaseNotFound, RuleNotFound, UnknownRelease, db_path
 from ..options import (
     corpus_option, db_option, echo_json, json_option, open_database, release_option, resolve_corpus,
 )
-from ..search import KINDS, KeywordNames, current_sql, fts_query, parse_query, search, search_sql
 
 _USER_ERRORS = (DatabaseNotFound, RuleNotFound, UnknownRelease, BuildFailed)
 
@@ -103,67 +102,6 @@ def rule(number, release, lang, db, as_json):
     click.echo(f"\n(release {found[0].release}, {found[0].lang})", err=True)
 
 
-@cli.command("search")
-@click.argument("query")
-@click.option("--section", help="Only rules under this number (7, 701, 701.57).")
-@release_option
-@click.option("--lang", type=click.Choice(["en", "ja", "zh", "ko", "any"]), default="any", show_default=True,
-              help="Language of the text searched.")
-@click.option("--limit", type=click.IntRange(1, 500), default=10, show_default=True)
-@click.option("--kind", "kinds", multiple=True, type=click.Choice(KINDS),
-              help="Kinds of hit (repeatable) [default: rule, example, glossary]; ruling, card and "
-                   "'card ruling' search the wiki rulings and cards (newest release only).")
-@click.option("--sql", "show_sql", is_flag=True, help="Print the SQL and parameters instead of running it.")
-@db_option
-@json_option
-def search_command(query, section, release, lang, limit, kinds, show_sql, db, as_json):
-    """Full-text search over rules, examples and glossary, in English and Japanese, best hits first.
-
-    Japanese is segmented into words, so 墓地 or 発見 are found inside
-    sentences; a keyword in one language also finds it in the other (発見 finds
-    Discover). Each hit shows the other language of its release where the
-    database has it (--json: lang_other, title_other, text_other).
-
-    Example:
-
-        kb search "discover" --section 701 --json
-
-        kb search 探す --lang en --release 20260116
-    """
-    lang_param = None if lang == "any" else lang
-    if show_sql:
-        click.echo(search_sql() if release else current_sql())
-        shown = {"query": fts_query(query), "release": release, "lang": lang_param,
-                 "section": section, "limit": limit}
-        if db_path(db).exists():
-            # What search() runs on the text of each language, with the database's keyword names.
-            parsed = parse_query(query, KeywordNames.from_db(open_database(db)))
-            shown["query_across_languages"] = {lg: parsed.expression_for(lg) for lg in ("en", "ja")}
-        echo_json(shown)
-        return
-    database = open_database(db)
-    try:
-        hits = search(database, query, release=release, lang=lang_param, section=section, limit=limit,
-                      kinds=kinds or ("rule", "example", "glossary"))
-    except UnknownRelease as e:
-        raise click.ClickException(str(e)) from None
-    if as_json:
-        echo_json([hit.as_dict() for hit in hits])
-        return
-    if not hits:
-        click.echo(f"No hits for {query!r}.", err=True)
-        sys.exit(1)
-    for hit in hits:
-        label = hit.number or "-"
-        what = {"rule": "", "example": " (example)"}.get(hit.kind, f" ({hit.kind}: {hit.title})")
-        click.secho(f"{label}{what}  [{hit.release} {hit.lang}]", bold=True)
-        snippet = hit.as_dict()["snippet"].replace("\n", " ")
-        click.echo(textwrap.fill(snippet, 100, initial_indent="  ", subsequent_indent="  "))
-        if hit.lang_other:
-            other = " ".join(filter(None, [hit.title_other, hit.text_other])).replace("\n", " ")
-            click.echo(textwrap.shorten(f"{hit.lang_other}: {other}", 100, placeholder="…"))
-
-
 @cli.command()
 @db_option
 @json_option
@@ -233,6 +171,9 @@ def serve(port, host, public, db):
     path = db_path(db)
     if not path.exists():
         raise click.ClickException(f"no database at {path}; build it first with `kb build`")
+    from ..search.dense import start_background_fill
+
+    start_background_fill(path)  # search answers lexically until the rules are embedded
     serve_database(path, host=host, port=port, public=public)
 
 
@@ -246,9 +187,13 @@ def _register_commands() -> None:
     from .check import check
     from .history import diff_command, stale_command, trace_command
     from .rulings import rulings_command
+    from .search import search_command
+    from .vectors import vectors
 
     cli.add_command(check)
     cli.add_command(cards_command)
+    cli.add_command(search_command)
+    cli.add_command(vectors)
     cli.add_command(diff_command)
     cli.add_command(trace_command)
     cli.add_command(stale_command)

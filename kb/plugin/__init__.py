@@ -52,6 +52,10 @@ def prepare_connection(conn):
     # built-in prepare_connection, so the table search box segments Japanese.
     sql_functions.register(conn)
     connection_limits.apply_limits(conn)
+    # sqlite-vec, so that SQL (and dense search) can read the search_vectors table.
+    from kb.search.dense import load_sqlite_vec
+
+    load_sqlite_vec(conn)
 
 
 @hookimpl

@@ -3,11 +3,14 @@
 Every parameter is validated; a bad one is a 400 with a sentence naming it.
 ``/-/search.json`` (or ``?_format=json``) gives the hits as JSON.
 
-Hits from the Comprehensive Rules (rules, examples, glossary) come first, as
-``hits``; wiki rulings, cards and card rulings (which the build puts in the
-same index, see :mod:`kb.load.search_extra`) come beside them as ``others``,
-each with the ``url`` of its row, so that a common word's card rulings don't
-push the rule itself down the list.
+Answers (:func:`kb.search.engine.answer`) are numbered rules, each with its
+text in both languages (``groups``; ``hits`` has one flat line per group);
+wiki rulings, cards and card rulings (which the build puts in the same index,
+see :mod:`kb.load.search_extra`) come beside them as ``others``, each with the
+``url`` of its row, so that a common word's card rulings don't push the rule
+itself down the list. ``notes`` says what the user should know: a correction
+("showing results for …"), words not searched for, dense search not ready.
+A search past its time limit is a 400 with a sentence, never a 500.
 """
 
 from __future__ import annotations
@@ -16,9 +19,11 @@ import re
 from urllib.parse import quote
 
 from datasette.utils.asgi import Response
+from markupsafe import Markup, escape
 
 from kb.database import UnknownRelease
-from kb.search import search
+from kb.search import MARK_END, MARK_START
+from kb.search.engine import SearchError
 
 from .bounded import execute_bounded
 
@@ -55,22 +60,36 @@ def parse_search_args(args) -> dict:
             "section": section, "limit": int(limit)}
 
 
+def _flat_hit(group) -> dict:
+    """A group as one flat hit (the shape of the JSON before groups): number, title, lang, snippet."""
+    shown = group.en or group.ja
+    return {"kind": "rule", "number": group.number, "title": group.title,
+            "release": shown.release if shown else None, "lang": shown.lang if shown else None,
+            "text": shown.text if shown else group.snippet,
+            "snippet": group.snippet.replace(MARK_START, "[").replace(MARK_END, "]")}
+
+
 async def search_view(datasette, request):
     as_json = request.url_vars.get("format") == "json" or request.args.get("_format") == "json"
+
+    async def error(message: str, params: dict):
+        if as_json:
+            return Response.json({"ok": False, "error": message}, status=400)
+        return Response.html(await datasette.render_template(
+            "kb_search.html", {"error": message, "groups": [], "others": [], "params": params, "notes": []},
+            request=request), status=400)
+
     try:
         params = parse_search_args(request.args)
     except BadParameter as e:
-        if as_json:
-            return Response.json({"ok": False, "error": str(e)}, status=400)
-        return Response.html(await datasette.render_template(
-            "kb_search.html", {"error": str(e), "hits": [], "others": [], "params": {}}, request=request), status=400)
+        return await error(str(e), {})
     db = datasette.get_database()
 
     def run(conn):
-        import sqlite_utils
+        from kb.search.engine import answer
 
         if not params["q"]:
-            return [], [], None
+            return None, None
         keyword = None
         if len(params["q"]) <= 80:
             from .keyword_page import KeywordNotFound, find_keyword
@@ -81,34 +100,36 @@ async def search_view(datasette, request):
                            "url": datasette.urls.path(f"/-/keywords/{quote(title.lower())}")}
             except KeywordNotFound:
                 pass
-        database = sqlite_utils.Database(conn)
-        common = dict(release=params["release"], lang=params["lang"], section=params["section"],
-                      limit=params["limit"])
-        hits = [{**h.as_dict(), "snippet_html": h.snippet_html()}
-                for h in search(database, params["q"], kinds=CR_KINDS, **common)]
-        others = []
-        if params["release"] is None:  # rulings and cards are in the newest release's index only
-            for h in search(database, params["q"], kinds=OTHER_KINDS, **common):
-                others.append({**h.as_dict(), "snippet_html": h.snippet_html(),
-                               "url": datasette.urls.path(f"/{db.name}/{h.link}") if h.link else None})
-        return hits, others, keyword
+        result = answer(conn, params["q"], lang=params["lang"], release=params["release"],
+                        section=params["section"], limit=params["limit"])
+        return result, keyword
 
     try:
-        hits, others, keyword = await execute_bounded(db, run, what="this search")
-    except UnknownRelease as e:
-        if as_json:
-            return Response.json({"ok": False, "error": str(e)}, status=400)
-        return Response.html(await datasette.render_template(
-            "kb_search.html", {"error": str(e), "hits": [], "others": [], "params": params}, request=request),
-            status=400)
+        result, keyword = await execute_bounded(db, run, what="this search")
+    except (UnknownRelease, SearchError) as e:
+        return await error(str(e), params)
+    others = []
+    if result is not None:
+        for h in result.others:
+            others.append({**h, "url": datasette.urls.path(f"/{db.name}/{h['link']}") if h.get("link") else None})
     if as_json:
-        def plain(items):
-            return [{k: v for k, v in h.items() if k != "snippet_html"} for h in items]
-        return Response.json({"ok": True, "query": params, "keyword": keyword, "hits": plain(hits),
-                              "others": plain(others)})
+        if result is None:
+            return Response.json({"ok": True, "query": params, "keyword": None, "groups": [], "hits": [],
+                                  "others": [], "notes": []})
+        data = result.as_dict()
+        return Response.json({"ok": True, "query": params, "keyword": keyword, "mode": data["mode"],
+                              "shown_as": data["shown_as"], "notes": data["notes"], "groups": data["groups"],
+                              "hits": [_flat_hit(g) for g in result.groups], "others": others,
+                              "ms": data["ms"]})
+    groups = [] if result is None else [{**g.as_dict(), "snippet_html": _marked(g.snippet)} for g in result.groups]
     return Response.html(await datasette.render_template(
-        "kb_search.html", {"hits": hits, "others": others, "keyword": keyword, "params": params, "error": None},
-        request=request))
+        "kb_search.html", {"groups": groups, "others": others, "keyword": keyword, "params": params,
+                           "notes": result.notes if result else [], "mode": result.mode if result else None,
+                           "error": None}, request=request))
+
+
+def _marked(snippet: str) -> Markup:
+    return Markup(str(escape(snippet)).replace(MARK_START, "<mark>").replace(MARK_END, "</mark>"))
 
 
 ROUTES = [(r"^/-/search(?:\.(?P<format>json))?$", search_view)]

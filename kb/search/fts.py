@@ -40,8 +40,8 @@ from typing import Iterable, Iterator
 import sqlite_utils
 from markupsafe import Markup, escape
 
-from .database import check_release
-from .translated_search import LANGUAGES as TRANSLATED, TranslatedNames, TranslatedQuery
+from ..database import check_release
+from ..translated_search import LANGUAGES as TRANSLATED, TranslatedNames, TranslatedQuery
 
 # Japanese text is matched word by word after segmentation (kb.japanese).
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uff66-\uff9f]")
@@ -191,7 +191,7 @@ def parse_query(query: str, names: KeywordNames | None = None) -> ParsedQuery:
     items: list[tuple[str, str]] = []  # ("en", word) or ("ja", run)
     for chunk in query.split():
         if has_japanese(chunk):
-            from .japanese import segment_query
+            from ..japanese import segment_query
 
             items.extend(("ja", run) for run in segment_query(chunk))
         else:
@@ -221,7 +221,7 @@ def parse_query(query: str, names: KeywordNames | None = None) -> ParsedQuery:
             i += 1
     japanese = [p for group in parsed.groups for phrases in group for p in phrases if has_japanese(p)]
     if japanese:
-        from .japanese import content_keys
+        from ..japanese import content_keys
 
         parsed.japanese_keys = content_keys(" ".join(japanese))
     return parsed
@@ -473,7 +473,7 @@ def search(
 def _japanese_snippet(hit: Hit, keys: set[str]) -> str:
     """The snippet of a Japanese hit from its text as printed (FTS5's would show the
     segmented search form), matched words marked."""
-    from .japanese import highlight
+    from ..japanese import highlight
 
     text = hit.text if hit.text else (hit.title or "")
     if hit.kind == "glossary" and hit.title:
@@ -483,7 +483,7 @@ def _japanese_snippet(hit: Hit, keys: set[str]) -> str:
 
 def _translated_snippet(hit: Hit, translated: TranslatedQuery) -> str:
     """The snippet of a Chinese or Korean hit from its text as printed, matched words marked."""
-    from .translated_search import segmenter
+    from ..translated_search import segmenter
 
     text = hit.text if hit.text else (hit.title or "")
     if hit.kind == "glossary" and hit.title:

@@ -1,0 +1,125 @@
+"""Build step: what search needs besides the FTS index, so that the database is self-contained.
+
+- ``search_aliases``: the player words of ``data/aliases.toml`` (bounce, サーチ,
+  ETB, …) with the CR's words in both languages (Japanese ones in search form);
+- ``search_words`` and ``search_words_vocab``: the words of ``search_current``
+  unstemmed, in a contentless FTS5 index, and its ``fts5vocab`` (term, doc):
+  the vocabulary typos are corrected against (:mod:`kb.search.typos`);
+- ``search_titles``: titled rules and glossary terms by the words of their title;
+- ``search_vectors`` (sqlite-vec ``vec0``) and ``search_vector_meta``: the
+  sentence vectors of the CR rows of ``search_current`` that the vector cache
+  already has (:mod:`kb.search.dense`). Nothing is embedded here unless
+  ``KB_EMBED=1``: the build stays fast, and ``kb serve`` embeds the rest in the
+  background.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from pathlib import Path
+
+from ..build import BuildContext
+
+ALIASES = Path(__file__).resolve().parents[2] / "data" / "aliases.toml"
+
+
+def load_aliases(path: Path = ALIASES) -> list[dict]:
+    """The ``[[alias]]`` entries of ``path``, checked; raises ValueError naming the entry."""
+    with open(path, "rb") as f:
+        entries = tomllib.load(f).get("alias", [])
+    for i, entry in enumerate(entries, 1):
+        if not entry.get("words") or "source" not in entry:
+            raise ValueError(f"{path}: alias {i} needs words and a source")
+    return entries
+
+
+def load_search_index(ctx: BuildContext) -> None:
+    db = ctx.db
+    if "search_current" not in db.table_names():
+        return
+    _aliases(ctx)
+    _vocabulary(db)
+    _titles(db)
+    _vectors(db)
+
+
+def _aliases(ctx: BuildContext) -> None:
+    from ..japanese import search_form
+
+    def form(phrase: str) -> str:
+        return search_form(phrase.replace(" ", ""))
+
+    rows = [{"id": i, "words": json.dumps(e["words"], ensure_ascii=False),
+             "en": json.dumps(e.get("en", []), ensure_ascii=False),
+             "ja": json.dumps([form(p) for p in e.get("ja", [])], ensure_ascii=False),
+             "not_senses": json.dumps(e.get("not", []), ensure_ascii=False), "source": e["source"]}
+            for i, e in enumerate(load_aliases(), 1)]
+    ctx.db["search_aliases"].insert_all(rows, pk="id", replace=True)
+
+
+def _titles(db) -> None:
+    """``search_titles``: each titled rule and glossary term of the default search by the words of
+    its title as a query reads them (English stems, Japanese search form), for exact title matches."""
+    from ..japanese import search_form
+    from ..search.fts import english_key, english_stems
+
+    rows = []
+    for lang, release, number, title, kind in db.execute(
+            "select lang, release, number, title, kind from search_current where kind in ('rule', 'glossary')"
+            " and title is not null and number is not null order by kind = 'glossary', id"):
+        words = " ".join(english_stems(english_key(title))) if lang == "en" else search_form(title)
+        rows.append({"lang": lang, "words": words, "release": release, "number": number, "kind": kind})
+    db["search_titles"].drop(ignore=True)
+    db["search_titles"].insert_all(rows, batch_size=2000)
+    db["search_titles"].create_index(["lang", "words"])
+
+
+def _vocabulary(db) -> None:
+    db.execute("drop table if exists search_words_vocab")
+    db.execute("drop table if exists search_words")
+    db.execute("create virtual table search_words using fts5(search_text, content='',"
+               " tokenize='unicode61 remove_diacritics 2')")
+    db.execute("insert into search_words (rowid, search_text) select id, search_text from search_current")
+    db.execute("create virtual table search_words_vocab using fts5vocab(search_words, 'row')")
+    db.conn.commit()
+
+
+def _vectors(db) -> None:
+    try:
+        import sqlite_vec
+    except ImportError:
+        return
+    from ..search import dense
+
+    model = dense.embedder()
+    name = model.name if model else (os.environ.get("KB_EMBEDDER") or dense.DEFAULT)
+    if name not in dense.EMBEDDERS:
+        return
+    conn = db.conn
+    try:
+        conn.enable_load_extension(True)
+        sqlite_vec.load(conn)
+        conn.enable_load_extension(False)
+    except (AttributeError, Exception):  # noqa: BLE001 - SQLite without extension loading
+        return
+    if os.environ.get("KB_EMBED") == "1" and model is not None:
+        dense.fill_cache(conn, model)
+    rows = dense.rows_to_embed(conn)
+    cache = dense.VectorCache(name)
+    found = cache.get_many(dense.text_hash(name, text) for _, _, text in rows)
+    dim = dense.EMBEDDERS[name].dim
+    db.execute("drop table if exists search_vectors")
+    db.execute(f"create virtual table search_vectors using vec0(embedding float[{dim}])")
+    # All or nothing: a database holds the vectors of every rule or of none (while the cache is
+    # still being filled, the server takes the rest from the cache), so two builds of the same
+    # corpus are the same database.
+    complete = all(dense.text_hash(name, t) in found for _, _, t in rows)
+    with conn:
+        conn.executemany("insert into search_vectors (rowid, embedding) values (?, ?)",
+                         [(rowid, found[dense.text_hash(name, text)]) for rowid, _, text in rows] if complete else [])
+    db["search_vector_meta"].insert_all(
+        [{"key": "model", "value": name}, {"key": "rows", "value": str(len(rows))},
+         {"key": "embedded", "value": str(len(rows) if complete else 0)}],
+        pk="key", replace=True)

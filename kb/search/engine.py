@@ -1,0 +1,652 @@
+"""Search that answers questions: a rule number, lexical and dense retrieval fused, grouped by rule.
+
+:func:`answer` reads the query (:func:`.query.read_query`), then:
+
+1. a rule number ("rule 704.5a", ルール510.1c) goes straight to that rule, first;
+2. lexical retrieval (:mod:`.lexical`) ranks rows by bm25 over the OR of the words;
+3. for a question (several content words, or words dropped as question forms),
+   dense retrieval (:mod:`.dense`) ranks rows by the meaning of the sentence,
+   in both languages; the two rankings are fused by reciprocal rank fusion;
+4. rows are grouped by numbered rule (702.11 for 702.11b, its examples and the
+   glossary entries that cite it), one group for a rule in both languages
+   (matched through the rule lineage, so a rule renumbered between the
+   English and the Japanese release is still one group), with the subrule
+   that defines the thing first.
+
+Work is bounded: the query is at most :data:`MAX_QUERY` characters and
+:data:`~.query.MAX_TERMS` words, SQLite is interrupted past ``time_limit``
+(:class:`SearchTimeout`), and a query with a content word never ends in a bare
+"no hits": :attr:`Answer.notes` says which words were dropped, not found or
+corrected.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import time
+from dataclasses import asdict, dataclass, field
+
+from . import dense as dense_module
+from .fts import KeywordNames, MARK_END, MARK_START, english_key
+from .fusion import rrf_scores
+from .lexical import CR_KINDS, LexicalHit, lexical_hits
+from .query import Alias, AliasTable, QueryPlan, read_query
+from .typos import Vocabulary
+
+MAX_QUERY = 200
+TIME_LIMIT = 2.0  # seconds a search may take once the database's word lists are loaded
+OTHER_KINDS = ("ruling", "card", "card ruling")
+DENSE_DEPTH = 40
+LEXICAL_DEPTH = 50
+DENSE_WEIGHT = 4.0  # e5 alone answers more questions than lexical alone: its ranking counts four times
+LEXICAL_WEIGHT = 1.0
+OTHER_LANGUAGE_WEIGHT = 0.5  # the ranking of the other language's text (matched through names)
+TITLE_WEIGHT = 1.0  # rules whose title is a phrase of the query (Hexproof for "what does hexproof stop")
+
+
+class SearchError(ValueError):
+    """A query that can't be searched; the message says why (a 400, never a 500)."""
+
+
+class SearchTimeout(SearchError):
+    """The search ran past its time limit and was stopped."""
+
+
+@dataclass
+class RuleText:
+    """A numbered rule in one language and release: its text and the subrules shown."""
+
+    release: str
+    lang: str
+    number: str
+    title: str | None
+    text: str
+    subrules: list[dict] = field(default_factory=list)  # {"number", "text"}, the defining one first
+
+
+@dataclass
+class RuleGroup:
+    """One answer: a numbered rule (or a rule, or a glossary term), in both languages."""
+
+    number: str | None
+    title: str | None
+    score: float
+    via: list[str]  # "number", "lexical", "dense"
+    matched: list[str]  # rule numbers (subrules, examples) that matched
+    snippet: str
+    en: RuleText | None = None
+    ja: RuleText | None = None
+    glossary: list[dict] = field(default_factory=list)  # {"lang", "term", "definition"}
+
+    def as_dict(self) -> dict:
+        data = asdict(self)
+        data["snippet"] = self.snippet.replace(MARK_START, "[").replace(MARK_END, "]")
+        return data
+
+
+@dataclass
+class Answer:
+    query: str
+    groups: list[RuleGroup]
+    others: list[dict]  # rulings, cards, card rulings: kind, lang, title, text, number, link
+    notes: list[str]  # what a user should know: corrections, dropped words, no dense search, …
+    mode: str  # "number", "lexical", "hybrid"
+    plan: QueryPlan
+    seconds: float = 0.0
+
+    @property
+    def shown_as(self) -> str | None:
+        """The query as searched when a word was corrected ("showing results for …")."""
+        return self.plan.shown_as() if self.plan.corrections else None
+
+    def as_dict(self) -> dict:
+        return {
+            "query": self.query, "mode": self.mode, "shown_as": self.shown_as,
+            "number": self.plan.number, "dropped": self.plan.dropped, "corrections": self.plan.corrections,
+            "unknown": self.plan.unknown, "terms": [t.phrase for t in self.plan.terms], "notes": self.notes,
+            "groups": [g.as_dict() for g in self.groups], "others": self.others,
+            "ms": round(self.seconds * 1000, 1),
+        }
+
+
+_ALIASES: dict[str, tuple[int | None, AliasTable]] = {}
+
+
+def aliases_from_db(conn) -> AliasTable:
+    """The ``search_aliases`` table of the database (none without one), cached per file."""
+    import os
+
+    row = next((r for r in conn.execute("pragma database_list") if r[1] == "main"), None)
+    path = row[2] if row else ""
+    stamp = os.stat(path).st_mtime_ns if path and os.path.exists(path) else None
+    cached = _ALIASES.get(path)
+    if cached and cached[0] == stamp:
+        return cached[1]
+    table = AliasTable([])
+    if conn.execute("select 1 from sqlite_master where name = 'search_aliases'").fetchone():
+        table = AliasTable([Alias(tuple(json.loads(w)), tuple(json.loads(en)), tuple(json.loads(ja)),
+                                  tuple(json.loads(no)))
+                            for w, en, ja, no in conn.execute("select words, en, ja, not_senses from search_aliases")])
+    if path:
+        _ALIASES[path] = (stamp, table)
+    return table
+
+
+def _numbered(number: str | None) -> str | None:
+    """The numbered rule a number belongs to: 702.11 for 702.11b; 702 stays 702."""
+    if not number:
+        return None
+    return number[:-1] if re.fullmatch(r"\d{3}\.\d+[a-z]", number) else number
+
+
+class _TimeLimit:
+    """SQLite's progress handler, interrupting work past a deadline."""
+
+    def __init__(self, conn, seconds: float):
+        self.conn = conn
+        self.deadline = time.monotonic() + seconds
+        self.seconds = seconds
+
+    def __enter__(self):
+        self.conn.set_progress_handler(lambda: 1 if time.monotonic() > self.deadline else 0, 2000)
+        return self
+
+    @contextlib.contextmanager
+    def suspended(self):
+        """Loading a model or an index once per process is not this query's work: the clock stops."""
+        self.conn.set_progress_handler(None, 2000)
+        paused = time.monotonic()
+        try:
+            yield
+        finally:
+            self.deadline += time.monotonic() - paused
+            self.conn.set_progress_handler(lambda: 1 if time.monotonic() > self.deadline else 0, 2000)
+
+    def __exit__(self, exc_type, exc, tb):
+        self.conn.set_progress_handler(None, 2000)
+        if exc_type is not None and "interrupted" in str(exc):
+            raise SearchTimeout(f"the search took longer than {self.seconds * 1000:.0f} ms and was stopped;"
+                                " try fewer or more specific words") from exc
+        return False
+
+
+def needs_dense(plan: QueryPlan) -> bool:
+    """A question rather than a keyword: words dropped as question forms, or three things to look
+    for or more (content words, or keyword names as typed).
+
+    Keyword-shaped queries (発見, "villainous choice", "lore counter") and numbers stay on the
+    fast lexical path.
+    """
+    if plan.only_number:
+        return False
+    if plan.dropped:
+        return True
+    things = {t.phrase for t in plan.terms
+              if t.origin in ("word", "correction") or (t.origin == "name" and t.lang in plan.languages)}
+    return len(things) >= 3
+
+
+def answer(conn, query: str, *, lang: str | None = None, release: str | None = None, section: str | None = None,
+           limit: int = 10, dense: bool | None = None, others: bool = True,
+           time_limit: float = TIME_LIMIT, embedder_name: str | None = None) -> Answer:
+    """Answer ``query`` over the database ``conn`` (a sqlite3 connection), best group first.
+
+    ``lang`` restricts the language of the rules searched (``None``: both); ``release`` searches
+    one release (lexically; default: the newest of each language); ``dense`` forces dense
+    retrieval on or off (default: on for questions, when an embedder is available).
+    """
+    started = time.monotonic()
+    query = (query or "").strip()
+    if len(query) > MAX_QUERY:
+        raise SearchError(f"the query is {len(query)} characters long; at most {MAX_QUERY} are accepted")
+    if release is not None:
+        _check_release(conn, release, lang)
+    if release is None and not _has(conn, "search_current"):
+        raise SearchError("this database has no search index (search_current); rebuild it with `kb build`")
+    # What every search reads once per database (names, slang, vocabulary, titles), outside the
+    # time limit, which bounds the work of this query.
+    names = KeywordNames.from_db(conn)
+    aliases = aliases_from_db(conn)
+    vocabulary = Vocabulary.from_db(conn)
+    _titles(conn)
+    with _TimeLimit(conn, time_limit) as clock:
+        plan = read_query(query, names=names, aliases=aliases, vocabulary=None)
+        if vocabulary is not None:
+            _correct_plan(plan, vocabulary, conn)
+        notes: list[str] = []
+        result = Answer(query, [], [], notes, "lexical", plan)
+        if not query:
+            return result
+        by_key: dict = {}
+        rankings: list[list] = []
+        weights: list[float] = []
+        number_key = None
+        if plan.number:
+            number_key = _number_group(conn, plan.number, lang, release, by_key)
+            if number_key is None:
+                notes.append(f"rule {plan.number} is not in the {'release ' + release if release else 'newest release'}")
+            result.mode = "number"
+            if plan.only_number:
+                result.groups = _finish(conn, by_key, [number_key] if number_key else [], {}, release, lang, limit,
+                                        plan)
+                result.seconds = time.monotonic() - started
+                return result
+        # One ranking per language of text, each with the words of that language only, so that
+        # a word's translation never outweighs the words typed; the query's own language counts most.
+        lexical_order: list = []
+        for text_lang in ([lang] if lang else ["en", "ja"]):
+            hits = lexical_hits(conn, plan, lang=text_lang, section=section, release=release,
+                                limit=LEXICAL_DEPTH, terms_lang=text_lang)
+            order = _group_order(conn, hits, by_key, "lexical")
+            rankings.append(order)
+            weights.append(LEXICAL_WEIGHT if text_lang in plan.languages or not plan.languages
+                           else OTHER_LANGUAGE_WEIGHT)
+            lexical_order += [k for k in order if k not in lexical_order]
+        titles = _title_order(conn, plan, lang, release, by_key, vocabulary)
+        if titles:
+            rankings.append(titles)
+            weights.append(TITLE_WEIGHT)
+        use_dense = bool(plan.terms) and ((needs_dense(plan) or not lexical_order) if dense is None else dense)
+        if use_dense and release is None and section is None:
+            dense_order, note = _dense_order(conn, _dense_text(plan, query), lang, by_key, embedder_name, clock)
+            if note:
+                notes.append(note)
+            if dense_order:
+                rankings.append(dense_order)
+                weights.append(DENSE_WEIGHT)
+                result.mode = "hybrid" if result.mode != "number" else "number"
+        scores = rrf_scores(rankings, weights=weights)
+        order = _specific_first(sorted(scores, key=lambda key: -scores[key]), by_key)
+        if number_key is not None:
+            order = [number_key] + [k for k in order if k != number_key]
+            scores[number_key] = max(scores.values(), default=0) + 1
+        result.groups = _finish(conn, by_key, order[:limit], scores, release, lang, limit, plan)
+        if others and release is None:
+            result.others = _others(conn, plan, lang)
+    _explain(result)
+    result.seconds = time.monotonic() - started
+    return result
+
+
+def _specific_first(order: list, by_key: dict) -> list:
+    """A whole rule (704) found with one of its numbered rules (704.5) goes right after the first
+    of them: the numbered rule answers, the heading only says where."""
+    out = list(order)
+    for key in order:
+        number = by_key[key].number
+        if not number or not re.fullmatch(r"\d{3}", number):
+            continue
+        children = [k for k in out if (by_key[k].number or "").startswith(number + ".")]
+        if children and out.index(children[0]) > out.index(key):
+            out.remove(key)
+            out.insert(out.index(children[0]) + 1, key)
+    return out
+
+
+def _check_release(conn, release: str, lang: str | None) -> None:
+    import sqlite_utils
+
+    from ..database import check_release
+
+    check_release(sqlite_utils.Database(conn), release, lang)
+
+
+_FACTS: dict = {}
+
+
+def _db_key(conn) -> str:
+    row = next((r for r in conn.execute("pragma database_list") if r[1] == "main"), None)
+    return row[2] if row and row[2] else str(id(conn))
+
+
+def _fact(conn, key: tuple, compute):
+    """A fact about the database that doesn't change while it is served (its tables, newest releases)."""
+    full = (_db_key(conn), *key)
+    if full not in _FACTS:
+        _FACTS[full] = compute()
+    return _FACTS[full]
+
+
+def _has(conn, table: str) -> bool:
+    return _fact(conn, ("has", table), lambda: conn.execute(
+        "select 1 from sqlite_master where name = ?", [table]).fetchone() is not None)
+
+
+def _correct_plan(plan: QueryPlan, vocabulary: Vocabulary, conn) -> None:
+    from .query import Term
+
+    terms = []
+    for t in plan.terms:
+        if t.origin != "word" or t.lang is None or vocabulary.knows(t.phrase, t.lang, conn):
+            terms.append(t)
+            continue
+        better = vocabulary.correct(t.phrase, t.lang)
+        if better and better != t.phrase:
+            plan.corrections[t.phrase] = better
+            terms.append(Term(better, t.lang, "correction", t.phrase))
+        else:
+            plan.unknown.append(t.phrase)
+            terms.append(t)
+    plan.terms = list(dict.fromkeys(terms))
+
+
+@dataclass
+class _Group:
+    key: tuple
+    lang: str
+    release: str
+    number: str | None  # numbered rule in that lang/release
+    hits: list = field(default_factory=list)  # (kind, number, text, via)
+    via: set = field(default_factory=set)
+
+
+def _lineages(conn, items: set[tuple[str, str, str]]) -> dict[tuple[str, str, str], int]:
+    """(release, lang, number) → lineage id (none in a database without the rule history)."""
+    out: dict = {}
+    if not _has(conn, "rule_lineage"):
+        return out
+    by_rl: dict[tuple[str, str], set[str]] = {}
+    for release, lang, number in items:
+        by_rl.setdefault((release, lang), set()).add(number)
+    for (release, lang), numbers in by_rl.items():
+        numbers_list = sorted(numbers)
+        marks = ",".join("?" * len(numbers_list))
+        for number, lineage in conn.execute(
+                f"select number, lineage_id from rule_lineage where release = ? and lang = ? and number in ({marks})",
+                [release, lang, *numbers_list]):
+            out[(release, lang, number)] = lineage
+    return out
+
+
+def _group_order(conn, hits: list[LexicalHit], by_key: dict, via: str) -> list:
+    """Group ``hits`` (best first) by numbered rule; the groups' keys in order of their best hit."""
+    numbered = {(h.release, h.lang, _numbered(h.number)) for h in hits if h.number}
+    lineages = _lineages(conn, numbered) if numbered else {}
+    order: list = []
+    for h in hits:
+        n = _numbered(h.number)
+        if n:
+            lineage = lineages.get((h.release, h.lang, n))
+            key = ("lineage", lineage) if lineage is not None else ("rule", h.lang, h.release, n)
+        else:
+            key = ("glossary", h.lang, h.title)
+        group = by_key.get(key)
+        if group is None:
+            group = by_key[key] = _Group(key, h.lang, h.release, n)
+        group.hits.append((h.kind, h.number, h.title, h.text, h.lang, h.release))
+        group.via.add(via)
+        if key not in order:
+            order.append(key)
+    return order
+
+
+def _dense_text(plan: QueryPlan, query: str) -> str:
+    """What the embedder reads: the question as typed, with the rules' words for the player slang
+    in it in the question's language ("what is an ETB trigger" + "enters the battlefield"), since a
+    general model has never seen the slang of a game."""
+    extra = [t.phrase.replace(" ", "") if t.lang == "ja" else t.phrase
+             for t in plan.terms if t.origin == "alias" and t.phrase != t.typed and t.lang in plan.languages]
+    extra = list(dict.fromkeys(extra))
+    return query + (" (" + ", ".join(extra) + ")" if extra else "")
+
+
+def _dense_order(conn, query: str, lang: str | None, by_key: dict, embedder_name: str | None, clock):
+    with clock.suspended():
+        model = dense_module.embedder(embedder_name)
+        if model is None:
+            return [], dense_module.status(embedder_name)
+        index = dense_module.load_index(conn, model.name)
+    if not index.complete:
+        share = len(index.rowids) / index.wanted if index.wanted else 0
+        return [], (f"dense search is being prepared ({share:.0%} of the rules embedded); "
+                    "these are lexical results")
+    with clock.suspended():  # the model's time is bounded by QUERY_WAIT, not by SQLite's clock
+        vector = model.query([query], wait=dense_module.QUERY_WAIT)
+    if vector is None:
+        return [], "the embedding model was busy; these are lexical results"
+    found = index.search(vector[0], DENSE_DEPTH, lang)
+    if not found:
+        return [], None
+    rowids = [r for r, _ in found]
+    marks = ",".join("?" * len(rowids))
+    rows = {r[0]: r for r in conn.execute(
+        f"select id, kind, release, lang, number, title, text from search_current where id in ({marks})", rowids)}
+    hits = [LexicalHit(*rows[r], rank=-score) for r, score in found if r in rows]
+    return _group_order(conn, hits, by_key, "dense"), None
+
+
+_TITLES: dict = {}
+
+
+def _titles(conn) -> dict:
+    """Titled rules and glossary terms by the words of their title (the ``search_titles`` table the
+    build makes): {(lang, words): [(release, number)]}."""
+    def compute():
+        out: dict = {}
+        if _has(conn, "search_titles"):
+            for lang, words, release, number in conn.execute(
+                    "select lang, words, release, number from search_titles order by rowid"):
+                out.setdefault((lang, tuple(words.split())), []).append((release, number))
+        return out
+    return _fact(conn, ("titles",), compute)
+
+
+COMMON = 200  # a word in more rows than this is no sign of what a question is about
+
+
+def _title_order(conn, plan: QueryPlan, lang: str | None, release: str | None, by_key: dict,
+                 vocabulary: Vocabulary | None = None) -> list:
+    """The rules (and glossary terms) whose whole title is one of the query's phrases or words,
+    names first. In a question, only distinctive ones: a title of common words (Creatures,
+    クリーチャー) says nothing about what is asked."""
+    if release is not None:
+        return []
+    from .fts import english_stems
+
+    titles = _titles(conn)
+    hits = []
+    rank = {"name": 0, "alias": 1, "phrase": 1, "word": 2, "correction": 2}
+    single = len([t for t in plan.terms if t.origin in ("word", "correction")]) <= 1
+    for term in sorted(plan.terms, key=lambda t: rank.get(t.origin, 3)):
+        if lang is not None and term.lang != lang:
+            continue
+        if term.origin in ("word", "correction") and not single:
+            continue  # a plain word of a question is too weak a sign (クリーチャー, card)
+        if not single and vocabulary is not None and len(term.phrase.split()) == 1 \
+                and vocabulary.docs.get(term.phrase.lower(), 0) > COMMON:
+            continue
+        words = english_stems(english_key(term.phrase)) if term.lang == "en" else tuple(term.phrase.split())
+        for rel, number in titles.get((term.lang, words), []):
+            hits.append(LexicalHit(None, "rule", rel, term.lang, number, None, "", -1.0))
+    return _group_order(conn, hits, by_key, "title") if hits else []
+
+
+def _number_group(conn, number: str, lang: str | None, release: str | None, by_key: dict):
+    langs = [lang] if lang else ["en", "ja"]
+    for lg in langs:
+        rel = release or _newest(conn, lg)
+        if rel is None:
+            continue
+        row = conn.execute("select number, title, text from rules where release = ? and lang = ? and number = ?",
+                           [rel, lg, number]).fetchone()
+        if row:
+            hit = LexicalHit(None, "rule", rel, lg, number, row[1], row[2], -1e9)
+            order = _group_order(conn, [hit], by_key, "number")
+            return order[0]
+    return None
+
+
+_NEWEST: dict = {}
+
+
+def _newest(conn, lang: str) -> str | None:
+    def compute():
+        row = conn.execute("select max(release) from releases where lang = ? and completeness = 'whole'",
+                           [lang]).fetchone()
+        return row[0] if row else None
+    return _fact(conn, ("newest", lang), compute)
+
+
+def _counterparts(conn, groups: list[_Group], release: str | None) -> dict:
+    """{(group key, lang): (release, number)}: each group's rule in English and Japanese, the same
+    lineage in each language's newest release (or in ``release``), in one query."""
+    out: dict = {}
+    targets = {lg: release or _newest(conn, lg) for lg in ("en", "ja")}
+    lineage_ids = []
+    for g in groups:
+        if g.number is None:
+            continue
+        for lg in ("en", "ja"):
+            if g.lang == lg and (release is None or g.release == release):
+                out[(g.key, lg)] = (g.release, g.number)
+        if g.key[0] == "lineage":
+            lineage_ids.append(g.key[1])
+    if lineage_ids:
+        marks = ",".join("?" * len(lineage_ids))
+        for lineage, lg, rel, number in conn.execute(
+                f"select lineage_id, lang, release, number from rule_lineage where lineage_id in ({marks})"
+                " and ((lang = 'en' and release = ?) or (lang = 'ja' and release = ?))",
+                [*lineage_ids, targets["en"], targets["ja"]]):
+            out.setdefault((("lineage", lineage), lg), (rel, number))
+    for g in groups:  # no lineage (a database without history): the same number in the other language
+        if g.number and g.key[0] != "lineage":
+            for lg in ("en", "ja"):
+                if (g.key, lg) not in out and targets[lg]:
+                    out[(g.key, lg)] = (targets[lg], g.number)
+    return out
+
+
+def _rule_texts(conn, wanted: dict[tuple[str, str], set[str]]) -> dict:
+    """{(release, lang, number): (title, text)} for the numbers wanted, one query per release and language."""
+    out: dict = {}
+    for (rel, lg), numbers in wanted.items():
+        numbers_list = sorted(numbers)
+        for i in range(0, len(numbers_list), 400):
+            chunk = numbers_list[i:i + 400]
+            marks = ",".join("?" * len(chunk))
+            for number, title, text in conn.execute(
+                    f"select number, title, text from rules where release = ? and lang = ? and number in ({marks})",
+                    [rel, lg, *chunk]):
+                out[(rel, lg, number)] = (title, text)
+    return out
+
+
+def _subrules_shown(number: str, matched: list[str], titled: bool) -> list[str]:
+    subs = [n for n in matched if n != number and n.startswith(number)]
+    if titled and re.fullmatch(r"\d{3}\.\d+", number):
+        # A titled numbered rule (a keyword) is defined by its first subrule.
+        subs = [number + "a"] + [s for s in subs if s != number + "a"]
+    return list(dict.fromkeys(subs))[:4]
+
+
+def _finish(conn, by_key: dict, keys: list, scores: dict, release, lang, limit,
+            plan: QueryPlan | None = None) -> list[RuleGroup]:
+    groups: list[_Group] = [by_key[k] for k in keys[:limit]]
+    where = _counterparts(conn, groups, release)
+    local: dict = {}
+    wanted: dict[tuple[str, str], set[str]] = {}
+    for g in groups:
+        matched = [h[1] for h in g.hits if h[1]]
+        for lg in ("en", "ja"):
+            if (g.key, lg) in where:
+                rel, number = where[(g.key, lg)]
+                # Subrules matched in the other language map by number within the rule.
+                mine = [m.replace(g.number, number, 1) if g.number and m.startswith(g.number) else m for m in matched]
+                local[(g.key, lg)] = mine
+                wanted.setdefault((rel, lg), set()).update([number, number + "a", *mine])
+    texts = _rule_texts(conn, wanted)
+    out: list[RuleGroup] = []
+    for g in groups:
+        matched = [h[1] for h in g.hits if h[1]]
+        # The snippet in the language of the query where the group has a hit in it.
+        best = next((h for h in g.hits if plan and h[4] in plan.languages), g.hits[0])
+        glossary = [{"lang": h[4], "term": h[2], "definition": h[3]} for h in g.hits if h[0] == "glossary"]
+        shown_texts: dict[str, RuleText] = {}
+        for lg in ("en", "ja"):
+            if (g.key, lg) not in where:
+                continue
+            rel, number = where[(g.key, lg)]
+            row = texts.get((rel, lg, number))
+            if row is None:
+                continue
+            title, text = row
+            subrules = [{"number": n, "text": texts[(rel, lg, n)][1]}
+                        for n in _subrules_shown(number, local[(g.key, lg)], bool(title)) if (rel, lg, n) in texts]
+            shown_texts[lg] = RuleText(rel, lg, number, title, text or "", subrules)
+        en, ja = shown_texts.get("en"), shown_texts.get("ja")
+        shown = en or ja
+        number = shown.number if shown else g.number
+        title = shown.title if shown else best[2]
+        out.append(RuleGroup(number, title, scores.get(g.key, 0.0), sorted(g.via), list(dict.fromkeys(matched)),
+                             _snippet(best, plan), en, ja, glossary))
+    return out
+
+
+def _snippet(hit, plan: QueryPlan | None = None) -> str:
+    kind, number, title, text, lang, release = hit
+    body = text or title or ""
+    if kind == "glossary" and title:
+        body = f"{title}: {body}"
+    if plan is not None:
+        return mark(body, plan, lang, width=220)
+    return body if len(body) <= 220 else body[:220] + "…"
+
+
+def mark(text: str, plan: QueryPlan, lang: str, *, width: int = 220) -> str:
+    """``text`` around its first searched word, every searched word between MARK_START and MARK_END.
+
+    English words match at the start of a word ("block" marks "blocked"); Japanese ones by their
+    search form (:func:`kb.japanese.highlight`).
+    """
+    if lang == "ja":
+        keys = {w for t in plan.terms if t.lang == "ja" for w in t.phrase.split()}
+        if keys:
+            from ..japanese import highlight
+
+            return highlight(text, keys, width=width, mark=(MARK_START, MARK_END))
+        return text if len(text) <= width else text[:width] + "…"
+    words = sorted({w for t in plan.terms if t.lang == "en" for w in english_key(t.phrase).split() if len(w) > 1},
+                   key=len, reverse=True)
+    if not words:
+        return text if len(text) <= width else text[:width] + "…"
+    pattern = re.compile(r"(?i)\b(" + "|".join(re.escape(w) for w in words) + r")[\w’']*")
+    first = pattern.search(text)
+    begin = max(0, (first.start() if first else 0) - width // 3)
+    if begin:
+        begin = text.rfind(" ", 0, begin) + 1
+    piece = text[begin:begin + width]
+    marked = pattern.sub(lambda m: MARK_START + m.group(0) + MARK_END, piece)
+    return ("…" if begin else "") + marked + ("…" if begin + width < len(text) else "")
+
+
+def _others(conn, plan: QueryPlan, lang: str | None) -> list[dict]:
+    hits = lexical_hits(conn, plan, lang=lang, kinds=OTHER_KINDS, limit=8)
+    if not hits:
+        return []
+    marks = ",".join("?" * len(hits))
+    links = dict(conn.execute(f"select id, link from search_current where id in ({marks})", [h.rowid for h in hits]))
+    return [{"kind": h.kind, "lang": h.lang, "title": h.title, "number": h.number, "link": links.get(h.rowid),
+             "text": h.text if len(h.text) <= 300 else h.text[:300] + "…"} for h in hits]
+
+
+def _explain(result: Answer) -> None:
+    plan, notes = result.plan, result.notes
+    if plan.corrections:
+        notes.insert(0, f"showing results for “{plan.shown_as()}”")
+    if plan.capped:
+        notes.append("the query had more words than a search takes; the first ones were used")
+    if not result.groups:
+        searched = [t.phrase for t in plan.terms]
+        if not searched and not plan.number:
+            dropped = ", ".join(plan.dropped) or result.query
+            notes.append(f"no word to search for: {dropped} are too common to search the rules for;"
+                         " add what the question is about")
+        elif plan.unknown:
+            notes.append(f"no rule has {', '.join(plan.unknown)}; check the spelling, or try a rule number")
+        elif searched:
+            notes.append(f"no rule has any of: {', '.join(dict.fromkeys(searched))}"
+                         + (f" (not searched for: {', '.join(plan.dropped)})" if plan.dropped else ""))
+    elif plan.unknown:
+        notes.append(f"not in the rules: {', '.join(plan.unknown)}")

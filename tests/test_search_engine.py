@@ -1,0 +1,148 @@
+"""kb.search.engine.answer on the built database: questions, numbers, typos, slang, both languages, bounds."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.search.engine import SearchError, SearchTimeout, answer
+from kb.search.query import MAX_TERMS, read_query
+from kb.sqlite import sqlite3
+
+
+@pytest.fixture(scope="module")
+def conn(built_db):
+    c = sqlite3.connect(f"{built_db.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+    yield c
+    c.close()
+
+
+def numbers(result):
+    return [g.number for g in result.groups]
+
+
+def test_a_question_is_searched_for_its_content_words(conn):
+    result = answer(conn, "what does hexproof stop", dense=False)
+    assert result.plan.dropped == ["what", "does"]
+    assert numbers(result)[0] == "702.11"
+    japanese = answer(conn, "呪禁は何を防ぐ？", dense=False)
+    assert "何" in japanese.plan.dropped and "呪禁" in [t.phrase for t in japanese.plan.terms]
+    assert numbers(japanese)[0] == "702.11"
+
+
+def test_words_do_not_all_have_to_match(conn):
+    # "when", "can", "I" are in no rule with "instant": the rule is found all the same.
+    assert "304.1" in numbers(answer(conn, "when can I cast an instant", dense=False))[:5] \
+        or "117.1" in numbers(answer(conn, "when can I cast an instant", dense=False))[:5]
+
+
+@pytest.mark.parametrize("query, number", [
+    ("701.23", "701.23"), ("701.23a", "701.23"), ("rule 704.5a", "704.5"), ("CR 613.1", "613.1"),
+    ("§702.11b", "702.11"), ("ルール510.1c", "510.1"), ("７０４．５ａ", "704.5"), ("704.5g.", "704.5"),
+    ("総合ルール509.1a", "509.1"), ("§ 613", "613"),
+])
+def test_rule_numbers_in_any_spelling_go_straight_to_the_rule(conn, query, number):
+    result = answer(conn, query)
+    assert result.mode == "number" and numbers(result)[0] == number
+    assert result.groups[0].via == ["number"]
+
+
+def test_a_number_with_words_puts_the_rule_first_then_searches(conn):
+    result = answer(conn, "rule 702.19 deathtouch", dense=False)
+    assert numbers(result)[0] == "702.19" and "702.2" in numbers(result)
+
+
+def test_typos_are_corrected_against_the_rules_words(conn):
+    result = answer(conn, "hexprof", dense=False)
+    assert result.plan.corrections == {"hexprof": "hexproof"}
+    assert result.shown_as == "hexproof" and "showing results for “hexproof”" in result.notes
+    assert numbers(result)[0] == "702.11"
+    assert numbers(answer(conn, "ﾄﾗﾝﾌﾟﾙ", dense=False))[0] == "702.19"  # half-width katakana: NFKC
+
+
+def test_real_words_are_not_corrected(conn):
+    assert answer(conn, "blocking creatures", dense=False).plan.corrections == {}
+
+
+def test_player_slang_finds_the_rules_words_in_both_languages(conn):
+    plan = answer(conn, "how does tutoring a card work", dense=False).plan
+    assert {"search your library", "ライブラリー"} <= {t.phrase for t in plan.terms}
+    assert "701.23" in numbers(answer(conn, "サーチの処理", dense=False))[:3]
+    assert "603.6" in numbers(answer(conn, "what is an ETB trigger", dense=False))[:3]
+
+
+def test_draw_never_means_a_drawn_game(conn):
+    terms = {t.phrase for t in answer(conn, "draw a card", dense=False).plan.terms}
+    assert "引く" in terms and "引き分け" not in terms
+
+
+def test_groups_show_both_languages_and_the_defining_subrule_first(conn):
+    group = answer(conn, "villainous choice", dense=False).groups[0]
+    assert group.en.title == "Face a Villainous Choice" and group.ja.title.startswith("最悪の二択")
+    assert group.en.subrules[0]["number"].endswith("a")
+    assert group.en.lang == "en" and group.ja.lang == "ja" and group.en.release >= group.ja.release
+
+
+def test_a_renumbered_rule_is_one_group_through_its_lineage(conn):
+    """Where the Japanese release is older than the English one and a rule moved, both languages
+    of that rule still come as one group, each with its own number."""
+    row = conn.execute(
+        "select a.number, b.number from rule_lineage a join rule_lineage b on a.lineage_id = b.lineage_id"
+        " join rules r on r.release = a.release and r.lang = 'en' and r.number = a.number and r.title is not null"
+        " where a.lang = 'en' and a.release = (select max(release) from releases where lang = 'en' and completeness = 'whole')"
+        " and b.lang = 'ja' and b.release = (select max(release) from releases where lang = 'ja' and completeness = 'whole')"
+        " and a.number != b.number order by length(r.title) desc limit 1").fetchone()
+    if row is None:
+        pytest.skip("no titled keyword rule moved between the newest English and Japanese releases")
+    en_number, ja_number = row
+    title = conn.execute("select title from rules where lang = 'en' and number = ? and release ="
+                         " (select max(release) from releases where lang = 'en' and completeness = 'whole')", [en_number]).fetchone()[0]
+    group = next(g for g in answer(conn, title, dense=False).groups
+                 if g.number == en_number or g.number.startswith(en_number + "."))
+    assert group.ja is not None
+    assert group.ja.number == group.number.replace(en_number, ja_number, 1)  # 723.5 in English is 722.5
+
+
+def test_never_a_bare_no_hits(conn):
+    only_stopwords = answer(conn, "what is the", dense=False)
+    assert not only_stopwords.groups
+    assert any("no word to search for: what, is, the" in n for n in only_stopwords.notes)
+    unknown = answer(conn, "zqxjvbnm", dense=False)
+    assert not unknown.groups and any("zqxjvbnm" in n for n in unknown.notes)
+
+
+def test_fts_syntax_is_searched_not_run(conn):
+    for query in ['"unbalanced', "AND OR NOT", "library*", "col:umn", "NEAR(a b)", "-", "「」"]:
+        answer(conn, query, dense=False)  # no sqlite3.OperationalError
+
+
+def test_work_is_bounded(conn):
+    with pytest.raises(SearchError, match="at most 200 are accepted"):
+        answer(conn, "x" * 201)
+    plan = read_query(" ".join(f"word{i}" for i in range(40)))
+    assert len(plan.words) == MAX_TERMS and plan.capped
+    with pytest.raises(SearchTimeout, match="was stopped"):
+        answer(conn, "creature player card damage spell ability", dense=False, time_limit=0.0)
+
+
+def test_rulings_and_cards_come_beside_the_rules(conn):
+    result = answer(conn, "Bramble Familiar", dense=False)
+    assert any(o["kind"] == "card" and o["title"] == "Bramble Familiar" for o in result.others)
+
+
+def test_a_segmenter_for_another_language_slots_in(monkeypatch):
+    """A language with a segmenter of its own (issue 14: Chinese, Korean) plugs in by registering it."""
+    import sys
+    import types
+
+    from kb.search import segmenters
+
+    fake = types.ModuleType("fake_segmenter")
+    fake.search_form = lambda text: " ".join(text)
+    fake.segment_query = lambda q: [" ".join(q)]
+    fake.content_words = lambda q: list(q)
+    monkeypatch.setitem(sys.modules, "fake_segmenter", fake)
+    monkeypatch.setitem(segmenters.SEGMENTERS, "ko", segmenters._Entry(
+        "fake_segmenter", lambda text: any("\uac00" <= ch <= "\ud7a3" for ch in text)))
+    plan = read_query("신속 haste")
+    assert plan.languages == {"ko", "en"}
+    assert {("신", "ko"), ("속", "ko"), ("신 속", "ko"), ("haste", "en")} <= {(t.phrase, t.lang) for t in plan.terms}

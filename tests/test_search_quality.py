@@ -1,0 +1,48 @@
+"""Search quality floors per category, on the evaluation set (lexical: the suite's database has no
+vectors; bench/search_quality.py measures the hybrid search and prints the figures).
+
+Floors sit a little under what the lexical search measures (README "Search quality"), so that a
+change that breaks a kind of query fails here; they hold on both the tuning and the frozen part.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+
+from search_quality import first_rank, load_cases  # noqa: E402
+
+from kb.search.engine import answer  # noqa: E402
+from kb.sqlite import sqlite3  # noqa: E402
+
+FLOORS = {  # category: top-3 floor over all its queries (tuning and frozen)
+    "question en": 0.60, "question ja": 0.55, "cross": 0.50, "slang": 0.55,
+    "number": 1.00, "typo": 0.80, "keyword": 0.90,
+}
+ZERO_HIT_MAX = 0.01
+
+
+@pytest.fixture(scope="module")
+def ranks(built_db):
+    conn = sqlite3.connect(f"{built_db.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+    out = []
+    for c in load_cases():
+        groups = answer(conn, c["q"], lang=c["search"], limit=10, dense=False, others=False, time_limit=10).groups
+        out.append((c, first_rank([g.number for g in groups], c["expect"]), bool(groups)))
+    return out
+
+
+@pytest.mark.parametrize("category", list(FLOORS))
+def test_top_3_floor(ranks, category):
+    rows = [(c, r) for c, r, _ in ranks if c["category"] == category]
+    top3 = sum(r is not None and r <= 3 for _, r in rows) / len(rows)
+    assert top3 >= FLOORS[category], f"{category}: top-3 {top3:.1%} under the floor {FLOORS[category]:.0%}"
+
+
+def test_almost_never_zero_hits(ranks):
+    zero = [c["q"] for c, _, found in ranks if not found]
+    assert len(zero) / len(ranks) <= ZERO_HIT_MAX, zero
