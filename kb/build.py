@@ -282,15 +282,20 @@ def code_digest() -> str:
 
 
 def corpus_inputs(corpus: Path) -> dict[str, tuple[str, int]]:
-    """Every file of the corpus: relative path → (digest, size). Hidden files are not inputs."""
+    """Every file of the corpus (symbolic links followed): relative path → (digest, size).
+    Hidden files are not inputs."""
     from .cache import file_digest
 
     out: dict[str, tuple[str, int]] = {}
-    for path in sorted(corpus.rglob("*")):
-        relative = path.relative_to(corpus)
-        if path.is_file() and not any(part.startswith(".") for part in relative.parts):
-            out[relative.as_posix()] = (file_digest(path), path.stat().st_size)
-    return out
+    for folder, dirs, names in os.walk(corpus, followlinks=True):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(names):
+            if name.startswith("."):
+                continue
+            path = Path(folder) / name
+            if path.is_file():
+                out[path.relative_to(corpus).as_posix()] = (file_digest(path), path.stat().st_size)
+    return dict(sorted(out.items()))
 
 
 def _stored_inputs(target: Path) -> tuple[dict[str, tuple[str, int]], dict[str, str]] | None:
