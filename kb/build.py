@@ -226,12 +226,14 @@ def steps() -> list[Step]:
     """
     # Imported here so that a step's import errors name the step.
     from . import schema
-    from .load import cards, checks, cr, history, japanese, release_checks, search_extra, wiki
+    from .load import cards, checks, cr, history, japanese, release_checks, search_extra, translations, wiki
 
     return [
         Step("schema", lambda ctx: schema.create_cr_tables(ctx.db), SELF),
         Step("English CR", cr.load_english_cr, SELF),
         Step("Japanese CR", japanese.load_japanese_cr, japanese.add_japanese_releases),
+        Step("Chinese CR", translations.load_chinese_cr, release_checks.translation_on_add("zh")),
+        Step("Korean CR", translations.load_korean_cr, release_checks.translation_on_add("ko")),
         Step("cards", cards.load_cards, INDEPENDENT),
         # Wiki pages quote Japanese releases as excerpts; a new whole Japanese release of a quoted
         # release is a full build (the Japanese step says so), any other release leaves them as they are.

@@ -85,3 +85,24 @@ def _failed(ctx: BuildContext, error: SourceError) -> None:
         ctx.source_failed(error)
     elif not any(p.code == "truncated" and p.source == error.path for p in ctx.problems):
         ctx.problems.append(IngestProblem(error.path, error.line, "error", "truncated", error.message))
+
+
+def translation_on_add(lang: str):
+    """What a translation's step (Chinese, Korean) does when releases are added: nothing, unless
+    the new release is its own (its loader reads every file: a full build adds it) or the English
+    text of a release it has (aligned anew)."""
+    from ..build import NeedsFullBuild
+
+    def on_add(ctx: BuildContext) -> None:
+        mine = {r[0] for r in ctx.db.execute("select release from releases where lang = ?", [lang])}
+        for added in ctx.added:
+            if added.lang == lang:
+                raise NeedsFullBuild(f"the {lang} step loads its releases all at once: a full build adds "
+                                     f"{added.relative}")
+            if added.lang == "en":
+                release = ctx.db.execute("select release from release_sources where source = ?",
+                                         [added.relative]).fetchone()
+                if release and release[0] in mine:
+                    raise NeedsFullBuild(f"{added.relative} is the English text of a {lang} release: aligned anew")
+
+    return on_add
