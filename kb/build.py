@@ -222,11 +222,13 @@ def steps() -> list[Step]:
     come before "check releases" (a file cut short fails the build) and
     "finish CR", which builds the indexes and FTS of the CR tables; "search
     index" indexes ``search_current`` once every step has added its rows;
-    executable rules and history read everything before them.
+    executable rules and history read everything before them; ruling links
+    read the history's lineages.
     """
     # Imported here so that a step's import errors name the step.
     from . import schema
-    from .load import cards, checks, cr, history, japanese, release_checks, search_extra, translations, wiki
+    from .load import (cards, checks, cr, history, japanese, release_checks, ruling_links, search_extra,
+                       translations, wiki)
 
     return [
         Step("schema", lambda ctx: schema.create_cr_tables(ctx.db), SELF),
@@ -244,6 +246,7 @@ def steps() -> list[Step]:
         Step("search index", lambda ctx: schema.finish_search_current(ctx.db), RERUN),
         Step("executable rules", checks.load_checks, RERUN),
         Step("rule history", history.load_history, SELF),
+        Step("ruling links", ruling_links.load_ruling_links, release_checks.ruling_links_on_add),
     ]
 
 

@@ -32,7 +32,7 @@ def test_305_3_glued_to_its_text_is_its_own_rule(corpus, release):
     rules, _examples, _glossary, problems = parsed(corpus, release)
     assert rules["305.2"].text == "The main phase has no steps."
     assert "305.3" in rules and rules["305.3"].text.startswith(("After triggered", "The main phase begins"))
-    assert any(p.code == "typo-number-space" and "305.3" in p.message for p in problems)
+    assert any(p.code == "typo-no-space" and "305.3" in p.message for p in problems)
 
 
 def test_901_4_glued_to_its_text_is_its_own_rule_in_2022_to_2025(corpus):

@@ -212,6 +212,7 @@ def _register_commands() -> None:
     from .build import add, build, cache
     from .check import check
     from .history import diff_command, stale_command, trace_command
+    from .rulings import rulings_command
 
     cli.add_command(build)
     cli.add_command(add)
@@ -220,6 +221,7 @@ def _register_commands() -> None:
     cli.add_command(diff_command)
     cli.add_command(trace_command)
     cli.add_command(stale_command)
+    cli.add_command(rulings_command)
 
 
 _register_commands()

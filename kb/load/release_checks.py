@@ -106,3 +106,16 @@ def translation_on_add(lang: str):
                     raise NeedsFullBuild(f"{added.relative} is the English text of a {lang} release: aligned anew")
 
     return on_add
+
+
+def ruling_links_on_add(ctx: BuildContext) -> None:
+    """The ruling links when releases are added: made anew (they point at the newest numbers), with
+    the columns they fill on ``rulings`` and ``card_rulings`` emptied first, as a full build has them."""
+    from .ruling_links import load_ruling_links
+
+    ctx.db.execute("delete from ingest_problems where step = ?", [ctx.step])
+    for table in ("rulings", "card_rulings"):
+        if table in ctx.db.table_names() and "linked_rules" in ctx.db[table].columns_dict:
+            ctx.db.execute(f"update [{table}] set linked_rules = null, link_how = null")
+    ctx.db.conn.commit()
+    load_ruling_links(ctx)
