@@ -1,15 +1,28 @@
-"""Time and peak memory to build the whole database from the corpus.
+"""Time and peak memory of a cold build, a rebuild with nothing changed, and ``kb add`` of a new release.
 
     python bench/bench_build.py
 
-Runs ``kb build`` in a child process (so its peak memory, workers included, can
-be read) into a temporary file, and compares it with the baseline floor of
-the same run: reading and decoding every CR file once, in one process.
+All in one run, each in a child process (so its peak memory, workers
+included, can be read), into temporary files, with a temporary cache:
+
+1. **cold**: ``kb build`` with an empty cache (everything parsed and matched);
+2. **unchanged**: ``kb build`` again (nothing changed: checked and left);
+3. **add**: the newest English release added with ``kb add`` to a database
+   built without it, with a cache that has never seen it (as on the day a
+   release comes out: its file is parsed and its pair matched);
+
+beside the floor of the same run: reading and decoding every CR file once.
+Each line gives wall seconds, CPU seconds (the process and its workers) and
+the load average when it started: on a shared 2-core machine the wall time
+of the same work varies threefold, its CPU time much less. Targets: cold
+≤ 20 s, unchanged ≤ 5 s, add ≤ 5 s and ≤ 25 % of cold, peak RSS ≤ 600 MB.
+The cold build's steps are listed with their wall time.
 """
 
 from __future__ import annotations
 
-import resource
+import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -22,6 +35,54 @@ sys.path.insert(0, str(ROOT))
 from ingest.decoding import read_source  # noqa: E402
 from kb.corpus import english_cr_files, english_cr_raw_files, find_corpus  # noqa: E402
 
+CHILD = """
+import json, resource, sys, time
+from pathlib import Path
+t0 = time.perf_counter()
+mode = sys.argv[1]
+if mode == "add":
+    from kb.add import add_release
+    r = add_release(Path(sys.argv[5]), lang="en", corpus=Path(sys.argv[2]), db_path=Path(sys.argv[3]),
+                    cache_dir=Path(sys.argv[4]), show_progress=False)
+    summary = r.build
+else:
+    from kb.build import build_database
+    summary = build_database(Path(sys.argv[3]), Path(sys.argv[2]), show_progress=False, cache_dir=Path(sys.argv[4]))
+self_, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"seconds": time.perf_counter() - t0, "mode": summary.mode, "timings": summary.timings,
+                  "cpu": self_.ru_utime + self_.ru_stime + kids.ru_utime + kids.ru_stime,
+                  "rss": max(self_.ru_maxrss, kids.ru_maxrss) / 1024, "notes": summary.notes,
+                  "cache": summary.cache}))
+"""
+
+
+def run(*args: str) -> dict:
+    load = os.getloadavg()[0]
+    out = subprocess.run([sys.executable, "-c", CHILD, *args], cwd=ROOT, check=True, capture_output=True, text=True)
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    result["load"] = load
+    return result
+
+
+def corpus_without(corpus: Path, root: Path, leave_out: str) -> Path:
+    """A corpus of symbolic links to ``corpus`` without the English file ``leave_out``."""
+    (root / "cr" / "en").mkdir(parents=True)
+    for entry in corpus.iterdir():
+        if entry.name != "cr":
+            os.symlink(entry, root / entry.name)
+    for entry in (corpus / "cr").iterdir():
+        if entry.name != "en":
+            os.symlink(entry, root / "cr" / entry.name)
+    for entry in (corpus / "cr" / "en").iterdir():
+        if entry.name != leave_out:
+            os.symlink(entry, root / "cr" / "en" / entry.name)
+    return root
+
+
+def line(label: str, r: dict) -> str:
+    return (f"{label:<38}{r['seconds']:7.1f} s wall {r['cpu']:7.1f} s CPU  peak RSS {r['rss']:5.0f} MB"
+            f"  (load {r['load']:.1f})")
+
 
 def main() -> None:
     corpus = find_corpus()
@@ -29,20 +90,26 @@ def main() -> None:
     t0 = time.perf_counter()
     size = sum(len(read_source(f.path).text) for f in files)
     decode_s = time.perf_counter() - t0
+    newest = max(p.name for p in (corpus / "cr" / "en").glob("MagicCompRules_*.txt"))
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "kb.db"
-        t0 = time.perf_counter()
-        subprocess.run(
-            [sys.executable, "-m", "kb.cli", "build", "-q", "--corpus", str(corpus), "--db", str(db)],
-            check=True, cwd=ROOT,
-        )
-        build_s = time.perf_counter() - t0
-        peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        db_mb = db.stat().st_size / 1e6
-    print(f"CR files: {len(files)}, {size / 1e6:.1f} M characters")
-    print(f"baseline  read+decode all files, one process: {decode_s:6.1f} s")
-    print(f"kb build  whole database:                     {build_s:6.1f} s  "
-          f"(peak RSS of the largest process {peak_mb:.0f} MB; database {db_mb:.0f} MB)")
+        tmp = Path(tmp)
+        cache = tmp / "cache"
+        cold = run("build", str(corpus), str(tmp / "kb.db"), str(cache))
+        unchanged = run("build", str(corpus), str(tmp / "kb.db"), str(cache))
+        part = corpus_without(corpus, tmp / "corpus", newest)
+        run("build", str(part), str(tmp / "part.db"), str(cache))  # the database before the release came out
+        add = run("add", str(part), str(tmp / "part.db"), str(tmp / "fresh-cache"), str(corpus / "cr" / "en" / newest))
+        db_mb = (tmp / "kb.db").stat().st_size / 1e6
+    print(f"CR files: {len(files)}, {size / 1e6:.1f} M characters; database {db_mb:.0f} MB")
+    print(f"{'baseline: read+decode every CR file':<38}{decode_s:7.1f} s")
+    print(line("kb build, cold (empty cache)", cold) + f"   target ≤ 20 s, ≤ 600 MB")
+    print(line("kb build, nothing changed", unchanged) + f"   target ≤ 5 s ({unchanged['mode']})")
+    print(line(f"kb add {newest}", add) + f"   target ≤ 5 s, ≤ 25 % of cold: "
+          f"{100 * add['seconds'] / cold['seconds']:.0f} % wall, {100 * add['cpu'] / cold['cpu']:.0f} % CPU ({add['mode']})")
+    print("cold build by step (wall s): " + ", ".join(f"{k} {v:.1f}" for k, v in cold["timings"].items()))
+    print("kb add by step (wall s):     " + ", ".join(f"{k} {v:.1f}" for k, v in add["timings"].items()))
+    for note in cold["notes"] + add["notes"]:
+        print(f"  ({note})")
 
 
 if __name__ == "__main__":

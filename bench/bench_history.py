@@ -8,8 +8,10 @@ Reads every rule of the built database (``--db``, else ``KB_DB``, else
 - the baseline: pairing rules by number only (what a diff by number sees);
 - :func:`kb.history.match_pairs` in one process;
 - :func:`kb.history.match_pairs` in N processes (default: cores, at most 4);
-  the build runs one (``KB_MATCH_WORKERS`` sets it), as on a 2-core machine
-  the processes cost more than they save.
+  the build chooses by measured benefit (:func:`kb.build.useful_processes`:
+  the idle cores, and what they would save against what they cost;
+  ``KB_MATCH_WORKERS`` decides instead), since on a loaded 2-core machine two
+  processes are slower than one.
 
 Then, as perft prints a count per move, it prints for the pairs where numbers
 moved what number-only matching makes of them (removed + added, or changed)
@@ -28,8 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kb.database import open_db  # noqa: E402
-from kb.history import database_release_pairs, match_pairs, normalize_text, read_all_rules  # noqa: E402
+from kb.database import db_path, open_db  # noqa: E402
+from kb.history import database_release_pairs, match_pairs, normalize_text, read_rule_rows  # noqa: E402
 
 SHOWN_PAIRS = [("20090501", "20090711"), ("20200601", "20200703"), ("20250404", "20250606"),
                ("20260116", "20260227")]
@@ -57,10 +59,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=min(os.cpu_count() or 1, 4))
     args = parser.parse_args()
     db = open_db(args.db)
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; database {db_path(args.db)}")
 
     t0 = time.perf_counter()
-    rules = read_all_rules(db)
     pairs = database_release_pairs(db)
+    keys = {(p.lang, r) for p in pairs for r in (p.old_release, p.new_release)}
+    rules = {key: read_rule_rows(db.conn, *key) for key in keys}
     read_s = time.perf_counter() - t0
     total_rules = sum(len(rows) for rows in rules.values())
     print(f"{len(pairs)} pairs ({Counter(p.lang for p in pairs)}), {total_rules} rules; read in {read_s:.2f} s")

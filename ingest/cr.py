@@ -36,14 +36,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Sequence, Union
 
 from .decoding import read_source
-from .records import Example, GlossaryEntry, IngestProblem, Release, Rule, RuleRef, Section
+from .records import Example, GlossaryEntry, IngestProblem, Release, Rule, RuleRef, Section, fast_constructor
 from .numbering import NumberedItem, apply_numbering
-from .rule_refs import find_citations
+from .rule_refs import find_citations_in
 
 Record = Union[Release, Section, Rule, Example, GlossaryEntry, RuleRef, IngestProblem]
 
@@ -100,18 +100,29 @@ _DATE_SLASH = re.compile(r"COMPREHENSIVE RULES\s+(?P<m>\d\d)/(?P<d>\d\d)/(?P<y>\
 _SECTION = re.compile(r"(?P<num>\d)\.\s+(?P<title>\S.*)")
 _RULE = re.compile(r"(?P<num>\d{3})\.\s+(?P<title>\S.*)")
 # Any numbered item: 701 / 701.23 / 701.23a, with or without its period, and
-# the typos "702. 37a" (a space inside the number) and "901.4.All" (no space
-# after the period, 20231117: a capital right after it).
+# the typos "702. 37a" (a space inside the number) and "305.3.After", "901.4.All" (no space
+# after the period: a capital or a quote right after it starts the text).
 _ITEM_LINE = re.compile(
     r"^(?P<head>\d{3})(?:\.(?P<space> ?)(?P<sub>\d+)(?P<letter>[a-z]?))?(?P<dot>\.?)"
-    r"(?P<gap>\s+|(?<=\d\.)(?=[A-Z]))(?P<text>\S.*)"
+    r"(?P<gap>\s+|(?<=\d\.)(?=[A-Z“\"]))(?P<text>\S.*)"
 )
 _LETTER_ONLY = re.compile(r"(?P<num>\d{3}\.[a-z])\s+(?P<text>\S.*)")
 _DEFINITION_NUMBER = re.compile(r"^\d+\.\s")
-_EXAMPLE = re.compile(r"Examples?:\s*(?P<text>.*)")
+# ``Example:``, and in 1999 ``EXAMPLE:`` (then often indented with its rule).
+_EXAMPLE = re.compile(r"(?:Examples?|EXAMPLES?):\s*(?P<text>.*)")
 _UNDERLINE = re.compile(r"^\s*[-=_]{5,}\s*$")
+_FIRST_RULE = re.compile(r"100\.1\.?\s")
+_OBSOLETE = re.compile(r"\s*\(Obsolete\)\s*$", re.I)
+_ALIAS_SEPARATOR = re.compile(r",\s+")
 _HEADING_END = re.compile(r"[.:;?,”\"’'\]]$")
 _SENTENCE_END = re.compile(r"[.:;!?,”\"’')\]]$")
+
+
+# The records a release makes thousands of, made without the frozen __init__'s per-field cost.
+_rule = fast_constructor(Rule)
+_rule_ref = fast_constructor(RuleRef)
+_example = fast_constructor(Example)
+_glossary_entry = fast_constructor(GlossaryEntry)
 
 
 @dataclass
@@ -122,6 +133,7 @@ class _Item:
     parts: list[str]
     line: int
     examples: list[tuple[int, list[str]]]
+    indent: int = 0  # of the number's line: 1999 indents a subrule and its lines as a block
 
 
 def find_effective_date(lines: list[str]) -> tuple[str, int] | None:
@@ -168,7 +180,7 @@ def _find_heading(lines: list[str], start: int, word: str) -> int | None:
 def split_document(lines: list[str]) -> DocumentParts | None:
     """Find the contents, rules, glossary and credits; ``None`` when there are no rules."""
     first_rule = next(
-        (i for i, line in enumerate(lines) if re.match(r"^100\.1\.?\s", line)), None
+        (i for i, line in enumerate(lines) if line.startswith("100.1") and _FIRST_RULE.match(line)), None
     )
     if first_rule is None:
         return None
@@ -201,11 +213,27 @@ def is_hard_wrapped(lines: list[str]) -> bool:
     return sum(1 for line in lines if len(line) >= 130) <= 5
 
 
-def _join(parts: list[str], line: str, wrapped: bool) -> None:
-    """Add a continuation ``line`` to ``parts``: wrapped text joins with a space."""
-    indented = line[:1].isspace()
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _join(parts: list[str], line: str, wrapped: bool, base: int = 0, paragraph: bool = False) -> None:
+    """Add a continuation ``line`` to ``parts``.
+
+    In a hard-wrapped file a line joins the paragraph before with a space,
+    unless it starts a new one: after a blank line (``paragraph``), or
+    indented deeper than the item's own first line (``base``). Files of 1999
+    indent a subrule and all its lines as a block, later ones indent only a
+    paragraph's first line; both read right this way.
+
+    >>> parts = ["If a card"]
+    >>> _join(parts, "  instruction requires", True, base=2); parts
+    ['If a card instruction requires']
+    >>> _join(parts, "     A new paragraph.", True, base=2); parts
+    ['If a card instruction requires', 'A new paragraph.']
+    """
     text = line.strip()
-    if wrapped and not indented and parts:
+    if wrapped and parts and not paragraph and _indent(line) <= base:
         parts[-1] = f"{parts[-1].rstrip()} {text}"
     else:
         parts.append(text)
@@ -234,75 +262,90 @@ def iter_rule_items(
         problems.append(IngestProblem(source, line_no, severity, code, message, release, lang))
 
     previous_text = ""  # the last non-blank line, to tell a wrapped number from a new rule
+    blank_before = False  # a blank line before this one: in a hard-wrapped file, a new paragraph
+    example_indent = 0
     for offset, raw in enumerate(lines):
-        line_no = first_line + offset
         stripped = raw.strip()
-        if not stripped or _UNDERLINE.match(stripped):
+        if not stripped or (stripped[0] in "-=_" and _UNDERLINE.match(stripped)):
             previous_text = ""
+            blank_before = True
             continue
+        line_no = first_line + offset
         after = previous_text
         previous_text = stripped
-        m = _ITEM_LINE.match(stripped) if stripped[0].isdigit() else None
-        if m and m.group("sub") is None and not m.group("dot"):
-            m = None  # "701 cards" is prose, a rule heading has its period
-        if m and wrapped and after and not _SENTENCE_END.search(after) and current is not None:
-            # "...see rule\n419.8 "Sources of Damage."": the number wraps a sentence.
-            _join(current.examples[-1][1] if in_example else current.parts, raw, wrapped)
-            continue
-        if m:
-            head, sub, letter = m.group("head"), m.group("sub"), m.group("letter")
-            number = head if sub is None else f"{head}.{sub}{letter}"
-            in_example = False
-            text = m.group("text")
-            if m.group("space"):
-                problem(line_no, "warning", "typo-space-in-number",
-                        f"{number} is printed as {head}. {sub}{letter}; parsed as {number}")
-            if not m.group("gap"):
-                problem(line_no, "warning", "typo-no-space",
-                        f"{number} is printed with no space before its text ({stripped[:12]}…); parsed as {number}")
-            if sub is None:
-                kind, title, text = "rule", text, ""
-            elif letter:
-                kind, title = "subrule", None
-                if m.group("dot"):
-                    problem(line_no, "warning", "typo-subrule-period",
-                            f"subrule {number} is printed as {number}. (stray period); parsed as a subrule")
-            else:
-                kind = "numbered"
-                if not m.group("dot"):
-                    problem(line_no, "warning", "typo-numbered-period",
-                            f"numbered rule {number} is printed without its period; parsed as a numbered rule")
-                title = text if _looks_like_title(text) else None
-                text = "" if title else text
-            current = _Item(number, kind, title, [text] if text else [], line_no, [])
-            items.append(current)
-            continue
-        m_typo = _LETTER_ONLY.match(stripped) if stripped[0].isdigit() else None
-        if m_typo and current is not None:
-            # "306.b": a subrule whose number lost its digits; check_numbering may repair it.
-            current = _Item(m_typo.group("num"), "subrule", None, [m_typo.group("text")], line_no, [])
-            items.append(current)
-            in_example = False
-            continue
-        m_sec = _SECTION.match(stripped) if stripped[0].isdigit() else None
-        if m_sec and (current is None or current.number[0] != m_sec.group("num")):
-            section_number = m_sec.group("num")
-            sections.append(Section(release, lang, section_number, m_sec.group("title"),
-                                    len(sections) + 1, source, line_no))
-            current, in_example = None, False
-            continue
-        m_ex = _EXAMPLE.match(stripped) if stripped[0] == "E" and not raw[:1].isspace() else None
-        if m_ex and current is not None:
-            current.examples.append((line_no, [m_ex.group("text")]))
-            in_example = True
-            continue
+        paragraph, blank_before = blank_before, False
+        first = stripped[0]
+        if first.isdigit():
+            m = _ITEM_LINE.match(stripped)
+            if m:
+                head, space, sub, letter, dot, gap, text = m.groups()
+                if sub is None and not dot:
+                    m = None  # "701 cards" is prose, a rule heading has its period
+            if m and wrapped and after and not _SENTENCE_END.search(after) and current is not None:
+                # "...see rule\n419.8 "Sources of Damage."": the number wraps a sentence.
+                if in_example:
+                    _join(current.examples[-1][1], raw, wrapped, example_indent)
+                else:
+                    _join(current.parts, raw, wrapped, current.indent)
+                continue
+            if m:
+                number = head if sub is None else f"{head}.{sub}{letter}"
+                in_example = False
+                if space:
+                    problem(line_no, "warning", "typo-space-in-number",
+                            f"{number} is printed as {head}. {sub}{letter}; parsed as {number}")
+                if not gap:
+                    problem(line_no, "warning", "typo-no-space",
+                            f"{number} is printed with its text glued to it ({stripped[:len(number) + 8]}…); "
+                            f"parsed as {number}")
+                if sub is None:
+                    kind, title, text = "rule", text, ""
+                elif letter:
+                    kind, title = "subrule", None
+                    if dot:
+                        problem(line_no, "warning", "typo-subrule-period",
+                                f"subrule {number} is printed as {number}. (stray period); parsed as a subrule")
+                else:
+                    kind = "numbered"
+                    if not dot:
+                        problem(line_no, "warning", "typo-numbered-period",
+                                f"numbered rule {number} is printed without its period; parsed as a numbered rule")
+                    title = text if _looks_like_title(text) else None
+                    text = "" if title else text
+                current = _Item(number, kind, title, [text] if text else [], line_no, [],
+                                _indent(raw) if wrapped else 0)
+                items.append(current)
+                continue
+            m_typo = _LETTER_ONLY.match(stripped)
+            if m_typo and current is not None:
+                # "306.b": a subrule whose number lost its digits; check_numbering may repair it.
+                current = _Item(m_typo.group("num"), "subrule", None, [m_typo.group("text")], line_no, [],
+                                _indent(raw))
+                items.append(current)
+                in_example = False
+                continue
+            m_sec = _SECTION.match(stripped)
+            if m_sec and (current is None or current.number[0] != m_sec.group("num")):
+                section_number = m_sec.group("num")
+                sections.append(Section(release, lang, section_number, m_sec.group("title"),
+                                        len(sections) + 1, source, line_no))
+                current, in_example = None, False
+                continue
+        elif first == "E" and current is not None:
+            m_ex = _EXAMPLE.match(stripped)
+            if m_ex:
+                current.examples.append((line_no, [m_ex.group("text")]))
+                in_example, example_indent = True, _indent(raw) if wrapped else 0
+                continue
         if current is None:
             problem(line_no, "warning", "stray-text", f"text outside any rule skipped: {stripped[:60]!r}")
             continue
+        if in_example and wrapped and paragraph:
+            in_example = False  # 1999: a paragraph after a blank line goes on with the rule, not the example
         if in_example:
-            _join(current.examples[-1][1], raw, wrapped)
+            _join(current.examples[-1][1], raw, wrapped, example_indent, paragraph)
         else:
-            _join(current.parts, raw, wrapped)
+            _join(current.parts, raw, wrapped, current.indent, paragraph)
 
     items = apply_numbering(items, problem)
     yield from sections
@@ -317,28 +360,31 @@ def iter_item_records(items: Sequence[NumberedItem], known_sections: set[str], r
     Shared by the English and the Japanese parsers; an item's ``title_en`` is
     taken where it has one.
     """
+    texts: list[str] = []
+    for item in items:
+        texts.append("\n".join(item.parts))
+        texts.extend("\n".join(parts) for _line, parts in item.examples)
+    cited = iter(find_citations_in(texts))
+    text_of = iter(texts)
     for position, item in enumerate(items, 1):
-        if item.kind == "rule":
-            parent = item.number[0]
+        number, kind = item.number, item.kind
+        if kind == "rule":
+            parent = number[0]
             if parent not in known_sections:
-                problem(item.line, "warning", "missing-section",
-                        f"rule {item.number} has no section {parent} heading")
-        elif item.kind == "numbered":
-            parent = item.number.split(".")[0]
+                problem(item.line, "warning", "missing-section", f"rule {number} has no section {parent} heading")
+        elif kind == "numbered":
+            parent = number.split(".")[0]
         else:
-            parent = item.number[:-1]
-        text = "\n".join(item.parts)
-        yield Rule(release, lang, item.number, item.kind, parent, item.title, text,
-                   position, source, item.line, title_en=getattr(item, "title_en", None))
-        for cite in find_citations(text):
-            yield RuleRef(release, lang, item.number, "rule", cite.number, cite.kind,
-                          cite.cited, source, item.line)
-        for seq, (ex_line, ex_parts) in enumerate(item.examples, 1):
-            ex_text = "\n".join(ex_parts)
-            yield Example(release, lang, item.number, seq, ex_text, source, ex_line)
-            for cite in find_citations(ex_text):
-                yield RuleRef(release, lang, item.number, "example", cite.number, cite.kind,
-                              cite.cited, source, ex_line)
+            parent = number[:-1]
+        yield _rule(release, lang, number, kind, parent, item.title, next(text_of),
+                    position, source, item.line, getattr(item, "title_en", None))
+        for cite in next(cited):
+            yield _rule_ref(release, lang, number, "rule", cite.number, cite.kind, cite.cited, source, item.line)
+        for seq, (ex_line, _parts) in enumerate(item.examples, 1):
+            yield _example(release, lang, number, seq, next(text_of), source, ex_line)
+            for cite in next(cited):
+                yield _rule_ref(release, lang, number, "example", cite.number, cite.kind, cite.cited, source,
+                                ex_line)
 
 
 def _glossary_aliases(term: str) -> tuple[str, ...]:
@@ -351,7 +397,7 @@ def _glossary_aliases(term: str) -> tuple[str, ...]:
     >>> _glossary_aliases("Active Player, Nonactive Player Order")
     ()
     """
-    parts = [p.strip().strip("“”\"").rstrip(",").strip() for p in re.split(r",\s+", term)]
+    parts = [p.strip().strip("“”\"").rstrip(",").strip() for p in _ALIAS_SEPARATOR.split(term)]
     parts = [p for p in parts if p]
     if len(parts) < 2:
         return ()
@@ -361,43 +407,74 @@ def _glossary_aliases(term: str) -> tuple[str, ...]:
     return ()
 
 
+@dataclass
+class _GlossaryDraft:
+    line: int
+    term: str
+    parts: list[str] = field(default_factory=list)
+    indent: int = 0  # of the definition's first line (1999 indents every definition)
+    opens_list: bool = False
+
+
+def _next_indent(lines: list[str], offset: int) -> int:
+    """Indentation of the first non-blank line after ``lines[offset]``; -1 when there is none."""
+    for line in lines[offset + 1:offset + 6]:
+        if line.strip():
+            return _indent(line)
+    return -1
+
+
 def iter_glossary(
     lines: list[str], first_line: int, release: str, lang: str, source: str, wrapped: bool
 ) -> Iterator[Record]:
-    """Yield glossary entries: a term line after a blank line, then its definition."""
-    entries: list[tuple[int, str, list[str]]] = []
+    """Yield glossary entries: a term line after a blank line, then its definition.
+
+    A definition that opens a list (ends with ``:``) may have sub-headings of
+    its own, unindented after a blank line like a term, but followed by
+    indented items: 2001–2003 list the expansion symbols under "Expansions and
+    Editions", "Promotional Cards" and "Social-Play Sets" inside the entry
+    "Expansion Symbol". Those stay in the definition.
+    """
+    entries: list[_GlossaryDraft] = []
     previous_blank = True
     for offset, raw in enumerate(lines):
-        line_no = first_line + offset
-        if not raw.strip():
+        stripped = raw.strip()
+        if not stripped:
             previous_blank = True
             continue
-        if _UNDERLINE.match(raw):
+        if stripped[0] in "-=_" and _UNDERLINE.match(raw):
             continue
-        if raw.strip().lower() == "index":
+        if stripped.lower() == "index":
             break  # early releases end the glossary with an index of terms
+        line_no = first_line + offset
+        entry = entries[-1] if entries else None
         if previous_blank and not raw[:1].isspace() and not _DEFINITION_NUMBER.match(raw):
-            entries.append((line_no, raw.strip(), []))
-        elif entries:
-            if entries[-1][2] or wrapped:
-                _join(entries[-1][2], raw, wrapped)
+            if entry is not None and entry.opens_list and _next_indent(lines, offset) > entry.indent:
+                entry.parts.append(stripped)  # a sub-heading of the list
             else:
-                entries[-1][2].append(raw.strip())
+                entries.append(_GlossaryDraft(line_no, stripped))
+        elif entry is not None:
+            if not entry.parts:
+                entry.indent = _indent(raw)
+                entry.parts.append(stripped)
+            else:
+                _join(entry.parts, raw, wrapped, entry.indent, previous_blank)
+            if stripped.endswith(":"):
+                entry.opens_list = True
         previous_blank = False
-    for line_no, heading, definition_parts in entries:
-        obsolete = bool(re.search(r"\(Obsolete\)\s*$", heading, re.I))
-        term = re.sub(r"\s*\(Obsolete\)\s*$", "", heading, flags=re.I)
-        definition = "\n".join(definition_parts)
+    definitions = ["\n".join(e.parts) for e in entries]
+    for entry, definition, cites in zip(entries, definitions, find_citations_in(definitions)):
+        heading, line_no = entry.term, entry.line
+        obsolete = "(" in heading and _OBSOLETE.search(heading) is not None
+        term = _OBSOLETE.sub("", heading) if obsolete else heading
         if not definition:
             yield IngestProblem(source, line_no, "warning", "glossary-no-definition",
                                 f"glossary term {term!r} has no definition", release, lang)
-        cites = list(find_citations(definition))
         refs = tuple(dict.fromkeys(c.number for c in cites))
-        yield GlossaryEntry(release, lang, term, definition, source, line_no,
-                            aliases=_glossary_aliases(term), rule_refs=refs, obsolete=obsolete)
+        yield _glossary_entry(release, lang, term, definition, source, line_no,
+                              _glossary_aliases(term) if "," in term else (), refs, obsolete, None, None)
         for cite in cites:
-            yield RuleRef(release, lang, term, "glossary", cite.number, cite.kind, cite.cited,
-                          source, line_no)
+            yield _rule_ref(release, lang, term, "glossary", cite.number, cite.kind, cite.cited, source, line_no)
 
 
 def parse_cr_text(text: str, source: str, expected_release: str | None = None) -> Iterator[Record]:
@@ -425,6 +502,14 @@ def parse_cr_text(text: str, source: str, expected_release: str | None = None) -
     wrapped = is_hard_wrapped(lines)
     iso = f"{release[:4]}-{release[4:6]}-{release[6:]}"
     yield Release(release, "en", iso, source)
+    if parts.credits is None:
+        # Every release ends with its glossary and credits: a file without them was cut short.
+        last = next((i for i in range(len(lines) - 1, -1, -1) if lines[i].strip()), 0)
+        missing = "no Credits section" if parts.glossary else "no Glossary and no Credits section"
+        yield IngestProblem(
+            source, last + 1, "error", "truncated",
+            f"the file stops before its end ({missing}; its last line is {lines[last].strip()[:60]!r}): "
+            "a truncated release is not loaded", release, "en")
     r0, r1 = parts.rules
     yield from iter_rule_items(lines[r0:r1], r0 + 1, release, "en", source, wrapped)
     if parts.glossary:

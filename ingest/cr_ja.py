@@ -388,6 +388,13 @@ def parse_cr_ja_text(text: str, source: str) -> Iterator[Record]:
     release, _ = found
     iso = dt.date(int(release[:4]), int(release[4:6]), int(release[6:])).isoformat()
     yield Release(release, "ja", iso, source, "whole", f"{release}.0")
+    last = next((i for i in range(len(lines) - 1, -1, -1) if lines[i].strip()), 0)
+    if parts.credits is None or not _EFFECTIVE.search(lines[last]):
+        # The file ends with its credits and the date it takes effect: without them it was cut short.
+        yield IngestProblem(source, last + 1, "error", "truncated",
+                            f"the file stops before its end (no クレジット and closing 「…から有効です。」; its last "
+                            f"line is {lines[last].strip()[:40]!r}): a truncated release is not loaded",
+                            release, "ja")
     r0, r1 = parts.rules
     headings: list[Heading] = []
     for record in iter_rule_items_ja(lines[r0:r1], r0 + 1, release, source):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import codecs
 import gzip
 import io
+import re
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,8 +42,40 @@ _BOMS = (
 )
 
 
+# A valid multi-byte UTF-8 sequence (RFC 3629): a file that has them is UTF-8, even if some byte is not.
+_UTF8_SEQUENCE = re.compile(
+    rb"[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}"
+    rb"|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
+    rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}"
+)
+
+
+def _mostly_utf8(data: bytes) -> bool:
+    """More of the non-ASCII bytes form valid UTF-8 sequences than not (a UTF-8 file with a bad byte,
+    not a Windows-1252 file, whose accented letters are single bytes)."""
+    valid = sum(len(m) for m in _UTF8_SEQUENCE.findall(data))
+    high = sum(1 for byte in data if byte >= 0x80)
+    return valid > high - valid
+
+
+def _position(data: bytes, offset: int) -> tuple[int, int]:
+    """(line, byte within the line), both 1-based, of ``offset`` in ``data`` (LF, CRLF or CR endings)."""
+    line = _line_of_offset(data, offset)
+    start = max(data.rfind(b"\n", 0, offset), data.rfind(b"\r", 0, offset)) + 1
+    return line, offset - start + 1
+
+
 def _detect_encoding(data: bytes, path: str) -> tuple[str, int]:
-    """Return (encoding, bytes of BOM to skip)."""
+    """Return (encoding, bytes of BOM to skip).
+
+    A file that is UTF-8 but for one bad byte is an error at that byte, not a
+    Windows-1252 file (which would then fail, or worse succeed, elsewhere):
+
+    >>> _detect_encoding("line one\\n“two”".encode() + b" \\x9d", "x.txt")
+    Traceback (most recent call last):
+    ...
+    ingest.records.SourceError: x.txt:2: cannot decode byte 0x9d as UTF-8 (byte 11 of line 2, offset 19); the rest of the file is UTF-8
+    """
     for bom, name in _BOMS:
         if data.startswith(bom):
             return name, len(bom)
@@ -54,8 +87,14 @@ def _detect_encoding(data: bytes, path: str) -> tuple[str, int]:
     try:
         data.decode("utf-8")
         return "utf-8", 0
-    except UnicodeDecodeError:
-        pass
+    except UnicodeDecodeError as e:
+        if _mostly_utf8(data):
+            line, column = _position(data, e.start)
+            raise SourceError(
+                path, line,
+                f"cannot decode byte 0x{data[e.start]:02x} as UTF-8 (byte {column} of line {line}, "
+                f"offset {e.start}); the rest of the file is UTF-8",
+            ) from None
     return "cp1252", 0
 
 
@@ -72,10 +111,10 @@ def decode_bytes(data: bytes, path: str, compressed: bool = False) -> DecodedSou
         text = body.decode(encoding.replace("-sig", ""))
     except UnicodeDecodeError as e:
         # cp1252 leaves five bytes undefined; a file that has them is not cp1252.
+        line, column = _position(body, e.start)
         raise SourceError(
-            path,
-            _line_of_offset(body, e.start),
-            f"cannot decode byte 0x{body[e.start]:02x} as {encoding}; "
+            path, line,
+            f"cannot decode byte 0x{body[e.start]:02x} as {encoding} (byte {column} of line {line}); "
             "the file is not UTF-8, UTF-16 or Windows-1252 text",
         ) from None
     if "\x00" in text:

@@ -40,10 +40,24 @@ _PARTS = re.compile(r"(\d{3})(?:\.(\d*)([a-z]?))?")
 
 
 def _split(number: str) -> tuple[str, str | None, str]:
-    m = _PARTS.fullmatch(number)
-    if not m:
+    """(rule, numbered part, letter) as :data:`_PARTS` reads them, with string methods (faster).
+
+    >>> _split("701.23a"), _split("701"), _split("306.b"), _split("70x")
+    (('701', '23', 'a'), ('701', None, ''), ('306', '', 'b'), ('70x', None, ''))
+    """
+    head, dot, rest = number.partition(".")
+    if len(head) != 3 or not head.isdecimal():
         return number, None, ""
-    return m.group(1), m.group(2), m.group(3) or ""
+    if not dot:
+        return head, None, ""
+    letter = rest[-1:]
+    if letter and "a" <= letter <= "z":
+        rest = rest[:-1]
+    else:
+        letter = ""
+    if rest and not rest.isdecimal():
+        return number, None, ""
+    return head, rest, letter
 
 
 def _kind(number: str) -> str:
@@ -86,26 +100,27 @@ def check_numbering(printed: list[str]) -> tuple[list[str], list[tuple[int, str]
     """Return (numbers to use, [(index, message)]) for items in document order."""
     fixed: list[str] = []
     notes: list[tuple[int, str]] = []
-    rule = numbered = ""
-    letter = ""
+    # Where we are: the rule, the numbered rule (its rule and its number as an int), the letter.
+    rule = numbered = numbered_rule = letter = ""
+    numbered_sub = 0
     seen: set[str] = set()
+    count = len(printed)
     for i, number in enumerate(printed):
         head, sub, let = _split(number)
         kind = "subrule" if let else ("rule" if sub is None else "numbered")
         expected: str | None = None
         if kind == "subrule":
             nxt = _next_letter(letter)
-            expected = f"{numbered}{nxt}" if numbered and nxt else None
+            expected = numbered + nxt if numbered and nxt else None
             in_place = not numbered or (
-                bool(sub) and f"{head}.{sub}" == numbered and (not letter or let > letter))
+                bool(sub) and numbered_rule == head and numbered == f"{head}.{sub}" and (not letter or let > letter))
         elif kind == "numbered":
-            if numbered and numbered.split(".")[0] == rule:
-                expected = f"{rule}.{int(numbered.split('.')[1]) + 1}"
+            current_sub = numbered_sub if numbered and numbered_rule == rule else 0
+            if numbered and numbered_rule == rule:
+                expected = f"{rule}.{numbered_sub + 1}"
             elif rule:
                 expected = f"{rule}.1"
-            current_sub = int(numbered.split(".")[1]) if numbered and numbered.startswith(rule + ".") else 0
-            in_place = not rule or (
-                head == rule and sub is not None and sub.isdigit() and int(sub) > current_sub)
+            in_place = not rule or (head == rule and sub is not None and sub.isdigit() and int(sub) > current_sub)
         else:
             in_place = not rule or int(head) > int(rule)
         use = number
@@ -113,7 +128,7 @@ def check_numbering(printed: list[str]) -> tuple[list[str], list[tuple[int, str]
             pass
         elif in_place and kind == "numbered" and expected and is_one_slip(number, expected):
             # A jump ahead: repair only if the next item is a subrule of the expected number.
-            following = printed[i + 1] if i + 1 < len(printed) else ""
+            following = printed[i + 1] if i + 1 < count else ""
             if following[:-1] == expected and following[-1:].isalpha():
                 use = expected
         elif (kind == "numbered" and number == numbered and letter and _next_letter(letter)
@@ -139,8 +154,10 @@ def check_numbering(printed: list[str]) -> tuple[list[str], list[tuple[int, str]
             rule, numbered, letter = head, "", ""
         elif kind == "numbered":
             rule, numbered, letter = head, use, ""
+            numbered_rule, numbered_sub = head, int(sub) if sub else 0
         elif sub:  # an unrepaired "306.b" says nothing about where we are
             numbered, letter = f"{head}.{sub}", let
+            numbered_rule, numbered_sub = head, int(sub)
             rule = head
     return fixed, notes
 
@@ -157,7 +174,6 @@ class NumberedItem(Protocol):
 
 
 Item = TypeVar("Item", bound=NumberedItem)
-_VALID_NUMBER = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
 
 
 def apply_numbering(items: list[Item], problem: Callable[[int, str, str, str], None]) -> list[Item]:
@@ -176,7 +192,9 @@ def apply_numbering(items: list[Item], problem: Callable[[int, str, str, str], N
     kept: list[Item] = []
     by_number: dict[str, Item] = {}
     for item, number in zip(items, fixed):
-        if not _VALID_NUMBER.fullmatch(number) or number in by_number:
+        head, sub, _letter = _split(number)
+        valid = len(head) == 3 and head.isdecimal() and sub != ""  # \d{3}(?:\.\d+[a-z]?)?
+        if not valid or number in by_number:
             host = by_number.get(number) or (kept[-1] if kept else None)
             if host is None:
                 problem(item.line, "error", "unplaced-text", f"text of {number} has no rule to go with")

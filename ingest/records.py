@@ -11,7 +11,11 @@ Rule(release='20260116', lang='en', number='701.57a', kind='subrule', parent='70
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
+from typing import Callable, TypeVar
+
+T = TypeVar("T")
 
 
 class SourceError(ValueError):
@@ -162,3 +166,26 @@ class IngestProblem:
     def __str__(self) -> str:
         where = f"{self.source}:{self.line}" if self.line else self.source
         return f"{where}: {self.severity}: {self.message}"
+
+
+def fast_constructor(cls: type[T]) -> Callable[..., T]:
+    """A positional constructor for the frozen dataclass ``cls`` that fills ``__dict__`` at once.
+
+    A frozen dataclass's ``__init__`` sets each field through
+    ``object.__setattr__``: three microseconds for a :class:`Rule`, a fifth of
+    parsing a release. Parsers that make thousands of records use this
+    instead; every field is given, in declaration order, and the record is
+    the same in every way (equality, hash, repr, pickling).
+
+    >>> make_ref = fast_constructor(RuleRef)
+    >>> args = ("20260116", "en", "701.57b", "rule", "701.57a", "rule", "rule 701.57a", "x.txt", 9)
+    >>> make_ref(*args) == RuleRef(*args), hash(make_ref(*args)) == hash(RuleRef(*args))
+    (True, True)
+    """
+    names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+    args = ", ".join(f"_{i}" for i in range(len(names)))
+    body = ", ".join(f"{name!r}: _{i}" for i, name in enumerate(names))
+    namespace: dict[str, object] = {"new": object.__new__, "set": object.__setattr__, "cls": cls}
+    exec(f"def make({args}):\n    obj = new(cls)\n    set(obj, '__dict__', {{{body}}})\n    return obj",
+         namespace)
+    return namespace["make"]  # type: ignore[return-value]

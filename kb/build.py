@@ -1,19 +1,56 @@
-"""Build the whole database from the corpus, atomically.
+"""Build the database from the corpus: all of it, or only what changed since the last build.
 
-``build_database`` writes to a temporary file beside the target and renames it
-over the target only when every step has succeeded, so a failed build leaves
-the previous database as it was. Each source has its own load step (a function
-taking a :class:`BuildContext`), listed in :data:`STEPS` in the order they run.
+``build_database`` first compares the corpus and the code with what the
+existing database was built from (its ``build_inputs`` and ``build_info``
+tables):
+
+- **nothing changed**: the database is left as it is;
+- **only new CR files** (a new release of a language some load step has
+  registered, :mod:`kb.languages`): the new releases are *added* to a copy of
+  the database (``mode == "add"``), each step doing only what they need;
+- **anything else**: a **full** build into a new file.
+
+Either way the result is written to a temporary file beside the target and
+renamed over it only when every step has succeeded, so a failed or
+interrupted build leaves the previous database as it was; a temporary file
+left by a killed build is removed by the next one. Parsed releases, release
+matches and lineages are cached by content (:mod:`kb.cache`), so a full build
+after a code change elsewhere repeats little work.
+
+Each source has its own load step, listed in :func:`steps` in the order they
+run. A step is a :class:`Step`: its name, the function doing it for a full
+build (taking a :class:`BuildContext`) and what it does when releases are
+added (``on_add``):
+
+- ``SELF``: the function itself does only what is missing (the CR loaders
+  load only files not yet loaded; history matches only pairs not yet
+  matched);
+- ``RERUN``: it depends on the releases as a whole and is cheap: its
+  problems are deleted and it runs again, replacing its own tables;
+- ``INDEPENDENT``: it doesn't read the CR releases (cards);
+- a function ``(ctx) -> None`` doing the incremental work;
+- ``None`` (the default, for a step that hasn't said): adding a release
+  needs a full build, which ``kb build`` then does.
+
+A new step is one line in :func:`steps`; to keep ``kb add`` incremental, give
+it an ``on_add``, and cache its expensive part with ``ctx.cache.memo``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import fcntl
 import os
+import resource
+import shutil
+import signal
+import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence, Union
 
 import sqlite_utils
 from rich.console import Console
@@ -21,16 +58,52 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ingest.records import IngestProblem, SourceError
 
+from .cache import DEFAULT_MAX_BYTES, Cache, default_cache_dir
+
 DEFAULT_DB = "kb.db"
+
+SELF = "self"
+RERUN = "rerun"
+INDEPENDENT = "independent"
+OnAdd = Union[str, Callable[["BuildContext"], None], None]
 
 
 class BuildFailed(Exception):
     """The build stopped; the message names the file and line. The old database is untouched."""
 
 
+class BuildInterrupted(BuildFailed):
+    """The build was stopped by a signal (SIGTERM, SIGINT); nothing was written."""
+
+
+class NeedsFullBuild(Exception):
+    """Raised by a step that cannot add releases incrementally; the message says why."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One load step: its name, the function doing it, and what it does when releases are added."""
+
+    name: str
+    run: Callable[["BuildContext"], None]
+    on_add: OnAdd = None
+
+
+@dataclass(frozen=True)
+class AddedFile:
+    """A CR file that is new in the corpus, to be added to an existing database."""
+
+    lang: str
+    relative: str
+
+
 @dataclass
 class BuildContext:
-    """What a load step gets: the database being built, the corpus, progress and problems."""
+    """What a load step gets: the database being built, the corpus, progress, problems and caches.
+
+    ``mode`` is ``"full"`` or ``"add"`` (``added`` lists the new files);
+    ``path`` is the file being written, which worker processes may read.
+    """
 
     db: sqlite_utils.Database
     corpus: Path
@@ -38,6 +111,16 @@ class BuildContext:
     progress: Progress | None = None
     problems: list[IngestProblem] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    cache: Cache = field(default_factory=Cache.disabled)
+    mode: str = "full"
+    added: list[AddedFile] = field(default_factory=list)
+    path: Path | None = None
+    step: str = ""
+    problem_steps: list[str] = field(default_factory=list)
+    rules_digests: dict[tuple[str, str], str] = field(default_factory=dict)
+    memory: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    step_task: int | None = None  # the running step's own progress line
 
     @contextlib.contextmanager
     def task(self, description: str, total: int | None) -> Iterator[Callable[[int], None]]:
@@ -45,6 +128,9 @@ class BuildContext:
         if self.progress is None:
             yield lambda n=1: None
             return
+        if self.step_task is not None:  # the step shows bars of its own instead of its generic line
+            self.progress.remove_task(self.step_task)
+            self.step_task = None
         task_id = self.progress.add_task(description, total=total)
         try:
             yield lambda n=1: self.progress.advance(task_id, n)
@@ -60,6 +146,41 @@ class BuildContext:
         self.problems.append(
             IngestProblem(error.path, error.line, "error", "unreadable", error.message)
         )
+
+    def record_rules_digest(self, lang: str, release: str, digest: str) -> None:
+        """A loader tells the history step what a release's rules are (:func:`kb.history.rules_digest`)."""
+        self.rules_digests[(lang, release)] = digest
+
+    def processes_for(self, seconds: float, env: str | None = None) -> int:
+        """How many processes pay off for ``seconds`` of work that splits evenly; see :func:`useful_processes`."""
+        return useful_processes(seconds, env=env)
+
+
+def useful_processes(seconds: float, *, env: str | None = None, startup: float = 0.3) -> int:
+    """Processes worth starting for ``seconds`` of one-process work, measured against the machine.
+
+    Another process gains only on a core nobody else is using: a 2-core
+    machine running other builds has none, and there two processes are slower
+    than one. So this counts the idle cores (cores minus the load average,
+    which includes this process) and starts workers only when the time they
+    would save exceeds what starting them costs. ``env`` names a variable
+    that, when set, decides instead (``KB_MATCH_WORKERS=2``).
+    """
+    if env and os.environ.get(env):
+        value = os.environ[env]
+        if not value.isdecimal() or int(value) < 1:
+            raise BuildFailed(f"{env} must be a number of processes (1 or more), not {value!r}")
+        return int(value)
+    cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        load = 0.0
+    usable = max(1, min(cores, 4, int(cores - load + 1)))
+    if usable < 2:
+        return 1
+    saved = seconds * (1 - 1 / usable)
+    return usable if saved > startup * usable + 0.5 else 1
 
 
 def insert_rows(db: sqlite_utils.Database, table: str, columns: list[str], rows) -> None:
@@ -85,51 +206,294 @@ class BuildSummary:
     warnings: int
     errors: int
     timings: dict[str, float]
+    mode: str = "full"  # "full", "add" or "unchanged"
+    added: list[AddedFile] = field(default_factory=list)
+    reason: str = ""  # why a full build was needed
+    cache: str = ""
+    peak_rss_mb: float = 0.0
+    memory: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
 
-def _steps() -> list[tuple[str, Callable[[BuildContext], None]]]:
+def steps() -> list[Step]:
     """The load steps in the order they run.
 
     Sources that add CR rows (English, Japanese, rules quoted by wiki pages)
-    come before "finish CR", which builds the indexes and FTS of the CR tables;
-    "search index" indexes ``search_current`` once every step has added its
-    rows; executable rules and history read everything before them; ruling links
+    come before "check releases" (a file cut short fails the build) and
+    "finish CR", which builds the indexes and FTS of the CR tables; "search
+    index" indexes ``search_current`` once every step has added its rows;
+    executable rules and history read everything before them; ruling links
     read the history's lineages.
     """
     # Imported here so that a step's import errors name the step.
     from . import schema
-    from .load import (cards, checks, cr, history, japanese, ruling_links, search_extra, search_index,
-                       translations, wiki)
+    from .load import (cards, checks, cr, history, japanese, release_checks, ruling_links, search_extra,
+                       search_index, translations, wiki)
 
     return [
-        ("schema", lambda ctx: schema.create_cr_tables(ctx.db)),
-        ("English CR", cr.load_english_cr),
-        ("Japanese CR", japanese.load_japanese_cr),
-        ("Chinese CR", translations.load_chinese_cr),
-        ("Korean CR", translations.load_korean_cr),
-        ("cards", cards.load_cards),
-        ("MTG Wiki", wiki.load_wiki),
-        ("finish CR", lambda ctx: schema.finish_cr_tables(ctx.db)),
-        ("search extra", search_extra.load_search_extra),
-        ("search index", lambda ctx: schema.finish_search_current(ctx.db)),
-        ("search vocabulary and vectors", search_index.load_search_index),
-        ("executable rules", checks.load_checks),
-        ("rule history", history.load_history),
-        ("ruling links", ruling_links.load_ruling_links),
+        Step("schema", lambda ctx: schema.create_cr_tables(ctx.db), SELF),
+        Step("English CR", cr.load_english_cr, SELF),
+        Step("Japanese CR", japanese.load_japanese_cr, japanese.add_japanese_releases),
+        Step("Chinese CR", translations.load_chinese_cr, release_checks.translation_on_add("zh")),
+        Step("Korean CR", translations.load_korean_cr, release_checks.translation_on_add("ko")),
+        Step("cards", cards.load_cards, INDEPENDENT),
+        # Wiki pages quote Japanese releases as excerpts; a new whole Japanese release of a quoted
+        # release is a full build (the Japanese step says so), any other release leaves them as they are.
+        Step("MTG Wiki", wiki.load_wiki, INDEPENDENT),
+        Step("check releases", release_checks.check_releases, SELF),
+        Step("finish CR", cr.finish_cr, SELF),
+        Step("search extra", search_extra.load_search_extra, RERUN),
+        Step("search index", lambda ctx: schema.finish_search_current(ctx.db), RERUN),
+        Step("search vocabulary and vectors", search_index.load_search_index, RERUN),
+        Step("executable rules", checks.load_checks, RERUN),
+        Step("rule history", history.load_history, SELF),
+        Step("ruling links", ruling_links.load_ruling_links, release_checks.ruling_links_on_add),
     ]
 
 
+# --- what the database was built from ------------------------------------------------
+
+BUILD_TABLES: dict[str, dict] = {
+    "build_inputs": dict(columns={"path": str, "digest": str, "size": int}, pk="path"),
+    "build_info": dict(columns={"key": str, "value": str}, pk="key"),
+}
+
+
+def code_digest() -> str:
+    """What the build's code is: the source of ``ingest``, ``kb`` (but the web layer) and
+    ``executable_rules``, the project's ``data/``, and the versions of the libraries whose output
+    the database holds. A database built by other code is rebuilt in full."""
+    from importlib import metadata
+
+    from .cache import digest, file_digest
+    from .corpus import PROJECT_ROOT
+    from .sqlite import sqlite3
+
+    parts: list[str] = [sys.version, sqlite3.sqlite_version]
+    for package in ("sqlite-utils", "sudachipy", "sudachidict_core", "rapidfuzz", "mwparserfromhell",
+                    "beautifulsoup4"):
+        try:
+            parts.append(f"{package} {metadata.version(package)}")
+        except metadata.PackageNotFoundError:
+            parts.append(f"{package} -")
+    roots = [PROJECT_ROOT / "ingest", PROJECT_ROOT / "kb", PROJECT_ROOT / "executable_rules", PROJECT_ROOT / "data"]
+    skip = {PROJECT_ROOT / "kb" / "plugin", PROJECT_ROOT / "kb" / "cli"}
+    for root in roots:
+        for path in sorted(root.rglob("*")):
+            if (not path.is_file() or "__pycache__" in path.parts or path.suffix in (".pyc", ".db")
+                    or any(parent in skip for parent in path.parents)):
+                continue
+            parts += [path.relative_to(PROJECT_ROOT).as_posix(), file_digest(path)]
+    return digest(*parts)
+
+
+def corpus_inputs(corpus: Path) -> dict[str, tuple[str, int]]:
+    """Every file of the corpus (symbolic links followed): relative path → (digest, size).
+    Hidden files are not inputs."""
+    from .cache import file_digest
+
+    out: dict[str, tuple[str, int]] = {}
+    for folder, dirs, names in os.walk(corpus, followlinks=True):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(names):
+            if name.startswith("."):
+                continue
+            path = Path(folder) / name
+            if path.is_file():
+                out[path.relative_to(corpus).as_posix()] = (file_digest(path), path.stat().st_size)
+    return dict(sorted(out.items()))
+
+
+def _stored_inputs(target: Path) -> tuple[dict[str, tuple[str, int]], dict[str, str]] | None:
+    """The inputs and info a database records, or None (no database, or one from before manifests)."""
+    if not target.exists():
+        return None
+    from .sqlite import sqlite3
+
+    try:
+        conn = sqlite3.connect(f"{target.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            inputs = {p: (d, s) for p, d, s in conn.execute("select path, digest, size from build_inputs")}
+            info = dict(conn.execute("select key, value from build_info"))
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return None
+    return inputs, info
+
+
+def plan_build(target: Path, corpus: Path, *, keep_going: bool, full: bool = False
+               ) -> tuple[str, list[AddedFile], str, dict[str, tuple[str, int]], str]:
+    """(mode, files to add, reason, corpus inputs, code digest): what :func:`build_database` will do."""
+    from .languages import language_of
+
+    inputs = corpus_inputs(corpus)
+    code = code_digest()
+    if full:
+        return "full", [], "a full build was asked for", inputs, code
+    stored = _stored_inputs(target)
+    if stored is None:
+        return "full", [], "no database built from a known corpus yet" if target.exists() else "no database yet", \
+            inputs, code
+    old_inputs, info = stored
+    if info.get("code") != code:
+        return "full", [], "the code or its data changed since the last build", inputs, code
+    if info.get("keep_going") != str(int(keep_going)):
+        return "full", [], "--keep-going differs from the last build", inputs, code
+    if info.get("corpus") != str(corpus):
+        return "full", [], f"the last build read another corpus ({info.get('corpus')})", inputs, code
+    changed = [p for p in old_inputs if p not in inputs or inputs[p] != old_inputs[p]]
+    new = [p for p in inputs if p not in old_inputs]
+    if not changed and not new:
+        return "unchanged", [], "nothing changed since the last build", inputs, code
+    if changed:
+        return "full", [], f"{len(changed)} files changed or went ({', '.join(changed[:3])})", inputs, code
+    added = []
+    for relative in new:
+        lang = language_of(corpus, relative)
+        if lang is None:
+            return "full", [], f"new file {relative} is not a CR release", inputs, code
+        added.append(AddedFile(lang, relative))
+    return "add", added, "", inputs, code
+
+
+def _write_manifest(db: sqlite_utils.Database, inputs: dict[str, tuple[str, int]], info: dict[str, str]) -> None:
+    from .schema import create_tables
+
+    create_tables(db, BUILD_TABLES)
+    db.execute("delete from build_inputs")
+    db.execute("delete from build_info")
+    insert_rows(db, "build_inputs", ["path", "digest", "size"], ((p, d, s) for p, (d, s) in sorted(inputs.items())))
+    insert_rows(db, "build_info", ["key", "value"], sorted(info.items()))
+
+
+# --- running -------------------------------------------------------------------------
+
+
 def _write_problems(ctx: BuildContext) -> None:
-    ctx.db["ingest_problems"].insert_all(
-        (
-            {
-                "source": p.source, "line": p.line, "severity": p.severity, "code": p.code,
-                "message": p.message, "release": p.release, "lang": p.lang,
-            }
-            for p in ctx.problems
-        ),
-        batch_size=1000,
-    )
+    steps_of = ctx.problem_steps + [""] * (len(ctx.problems) - len(ctx.problem_steps))
+    insert_rows(ctx.db, "ingest_problems", ["source", "line", "severity", "code", "message", "release", "lang", "step"], (
+        (p.source, p.line, p.severity, p.code, p.message, p.release, p.lang, step)
+        for p, step in zip(ctx.problems, steps_of)
+    ))
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _run_steps(ctx: BuildContext, selected: Sequence[Step]) -> None:
+    for step in selected:
+        policy = step.on_add if ctx.mode == "add" else SELF
+        if policy == INDEPENDENT:
+            continue
+        ctx.step = step.name
+        before = len(ctx.problems)
+        t0 = time.perf_counter()
+        if ctx.progress is not None:
+            # Every step shows a line while it runs; a step with bars of its own replaces it.
+            ctx.step_task = ctx.progress.add_task(step.name, total=None)
+        try:
+            if policy == RERUN:
+                if "ingest_problems" in ctx.db.table_names():
+                    ctx.db.execute("delete from ingest_problems where step = ?", [step.name])
+                    ctx.db.conn.commit()
+                step.run(ctx)
+            elif callable(policy):
+                policy(ctx)
+            else:
+                step.run(ctx)
+        finally:
+            if ctx.step_task is not None and ctx.progress is not None:
+                if time.perf_counter() - t0 < 1.0:
+                    ctx.progress.remove_task(ctx.step_task)  # a quick step leaves no line behind
+                else:
+                    ctx.progress.update(ctx.step_task, total=1, completed=1)
+                    ctx.progress.stop_task(ctx.step_task)
+            ctx.step_task = None
+        ctx.problem_steps.extend([step.name] * (len(ctx.problems) - before))
+        ctx.timings[step.name] = time.perf_counter() - t0
+        ctx.memory[step.name] = int(_peak_rss_mb())
+
+
+@contextlib.contextmanager
+def _signals_raise() -> Iterator[None]:
+    """SIGTERM (and SIGHUP) raise :class:`BuildInterrupted` in the build, so it cleans up as for Ctrl-C."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupted(signum, _frame):
+        raise BuildInterrupted(f"interrupted by {signal.Signals(signum).name}")
+
+    previous = {s: signal.signal(s, interrupted) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+def worker_initializer() -> None:
+    """Run in each worker process: die with the build (Linux ``PR_SET_PDEATHSIG``), leave Ctrl-C to it.
+
+    Without this a worker whose build was killed lives on, holding the
+    deleted temporary database open.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the build died before prctl took effect
+        os._exit(1)
+
+
+@contextlib.contextmanager
+def worker_pool(workers: int) -> Iterator:
+    """A process pool whose workers die with the build, and are stopped at once if it fails."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method),
+                               initializer=worker_initializer)
+    try:
+        yield pool
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        raise
+    else:
+        pool.shutdown(wait=True)
+
+
+def remove_stale_temp_files(target: Path) -> list[Path]:
+    """Remove ``<target>.tmp-<pid>`` files whose build is gone (killed with SIGKILL, or the machine
+    stopped); a build holds a lock on its temporary file, so a running one's is left alone."""
+    removed = []
+    for tmp in target.parent.glob(f"{target.name}.tmp-*"):
+        try:
+            fd = os.open(tmp, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue  # a build is writing it
+        try:
+            for suffix in ("", "-journal", "-wal", "-shm"):
+                Path(f"{tmp}{suffix}").unlink(missing_ok=True)
+            removed.append(tmp)
+        finally:
+            os.close(fd)
+    return removed
 
 
 def build_database(
@@ -139,13 +503,55 @@ def build_database(
     show_progress: bool = True,
     keep_going: bool = False,
     console: Console | None = None,
+    cache_dir: Path | None | bool = True,
+    full: bool = False,
 ) -> BuildSummary:
-    """Build the database at ``db_path`` from ``corpus``; see the module docstring."""
+    """Build (or bring up to date) the database at ``db_path`` from ``corpus``; see the module docstring.
+
+    ``cache_dir``: True for the default cache (:func:`kb.cache.default_cache_dir`), a path, or
+    False/None for none. ``full`` rebuilds everything even when nothing changed.
+    """
     target = Path(db_path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f"{target.name}.tmp-{os.getpid()}")
-    tmp.unlink(missing_ok=True)
     started = time.perf_counter()
+    removed = remove_stale_temp_files(target)
+    cache = Cache(default_cache_dir() if cache_dir is True else (Path(cache_dir) if cache_dir else None))
+    mode, added, reason, inputs, code = plan_build(target, corpus, keep_going=keep_going, full=full)
+    notes = [f"removed {p.name}, left by a build that was killed" for p in removed]
+    if mode == "unchanged":
+        db = sqlite_utils.Database(target)
+        try:
+            counts = _counts(db)
+            warnings, errors = (db.execute(
+                "select coalesce(sum(severity = 'warning'), 0), coalesce(sum(severity = 'error'), 0)"
+                " from ingest_problems").fetchone())
+        finally:
+            db.close()
+        return BuildSummary(target, time.perf_counter() - started, counts, warnings, errors, {}, "unchanged",
+                            reason=reason, notes=notes)
+    if mode == "add":
+        try:
+            return _build(target, corpus, "add", added, inputs, code, cache, show_progress, keep_going, console,
+                          started, notes)
+        except NeedsFullBuild as e:
+            reason = str(e)
+    summary = _build(target, corpus, "full", [], inputs, code, cache, show_progress, keep_going, console,
+                     started, notes)
+    summary.reason = reason
+    return summary
+
+
+def _build(target: Path, corpus: Path, mode: str, added: list[AddedFile], inputs, code: str, cache: Cache,
+           show_progress: bool, keep_going: bool, console: Console | None, started: float,
+           notes: list[str]) -> BuildSummary:
+    selected = steps()
+    if mode == "add":
+        unready = [s.name for s in selected if s.on_add is None]
+        if unready:
+            raise NeedsFullBuild(f"step {unready[0]!r} has no way to add a release; a full build adds it")
+    tmp = target.with_name(f"{target.name}.tmp-{os.getpid()}")
+    for suffix in ("", "-journal"):
+        Path(f"{tmp}{suffix}").unlink(missing_ok=True)
     progress = (
         Progress(
             TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -154,35 +560,59 @@ def build_database(
         if show_progress
         else None
     )
+    if mode == "add":
+        shutil.copyfile(target, tmp)
+    lock = os.open(tmp, os.O_RDWR | os.O_CREAT, 0o644)
+    fcntl.flock(lock, fcntl.LOCK_EX)  # see remove_stale_temp_files
     db = sqlite_utils.Database(tmp)
-    # A build is written once, by one process, from scratch: no journal needed.
+    # A build is written by one process to a private file: no journal needed.
     db.execute("pragma journal_mode = off")
     db.execute("pragma synchronous = off")
-    ctx = BuildContext(db=db, corpus=corpus, keep_going=keep_going, progress=progress)
+    ctx = BuildContext(db=db, corpus=corpus, keep_going=keep_going, progress=progress, cache=cache, mode=mode,
+                       added=added, path=tmp, notes=notes)
     try:
-        with progress or contextlib.nullcontext():
-            for name, step in _steps():
-                t0 = time.perf_counter()
-                step(ctx)
-                ctx.timings[name] = time.perf_counter() - t0
-        _write_problems(ctx)
-        counts = {name: db[name].count for name in db.table_names() if not _is_internal(name)}
-        db.execute("analyze")
+        with _signals_raise(), progress or contextlib.nullcontext():
+            _run_steps(ctx, selected)
+            _write_problems(ctx)
+            _write_manifest(db, inputs, {
+                "code": code, "corpus": str(corpus), "keep_going": str(int(keep_going)), "mode": mode,
+                "built": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "cache": cache.summary(),
+                "added": " ".join(f.relative for f in added),
+            })
+            counts = _counts(db)
+            # Statistics for the query planner from a sample of each index: a full ANALYZE reads 300 MB.
+            db.execute("pragma analysis_limit = 1000")
+            db.execute("analyze")
         db.close()
         os.replace(tmp, target)
     except BaseException:
         db.close()
         tmp.unlink(missing_ok=True)
         raise
+    finally:
+        os.close(lock)
+    if cache.enabled:
+        cache.prune(DEFAULT_MAX_BYTES)
+    problems = ctx.problems
+    if mode == "add":
+        db = sqlite_utils.Database(target)
+        warnings, errors = db.execute(
+            "select coalesce(sum(severity = 'warning'), 0), coalesce(sum(severity = 'error'), 0)"
+            " from ingest_problems").fetchone()
+        db.close()
+    else:
+        warnings = sum(p.severity == "warning" for p in problems)
+        errors = sum(p.severity == "error" for p in problems)
     return BuildSummary(
-        path=target,
-        seconds=time.perf_counter() - started,
-        counts=counts,
-        warnings=sum(p.severity == "warning" for p in ctx.problems),
-        errors=sum(p.severity == "error" for p in ctx.problems),
-        timings=ctx.timings,
+        path=target, seconds=time.perf_counter() - started, counts=counts, warnings=warnings, errors=errors,
+        timings=ctx.timings, mode=mode, added=added, cache=cache.summary(), peak_rss_mb=_peak_rss_mb(),
+        memory=ctx.memory, notes=ctx.notes + cache.errors,
     )
 
 
+def _counts(db: sqlite_utils.Database) -> dict[str, int]:
+    return {name: db[name].count for name in db.table_names() if not _is_internal(name)}
+
+
 def _is_internal(table: str) -> bool:
-    return table.startswith("sqlite_") or "_fts" in table
+    return table.startswith("sqlite_") or "_fts" in table or table in BUILD_TABLES

@@ -24,6 +24,12 @@ in the newer one, in stages, each taking only what the stages before left:
    its most similar unpaired counterpart, when similar enough; candidates
    come from shared word pairs, so this stays fast across the 2009
    renumbering, where almost every number changed.
+7. **split** — a rule split in two follows the part whose text continues it
+   (the part at its own number that begins as it did), not the larger part;
+   two rules merged into one likewise.
+8. **rewrite** — a rule left unpaired on both sides at one number, with the
+   same kind, title and (paired) parent, was rewritten in place: ``changed``,
+   not removed and added.
 
 Each pair gets a status: ``same`` (same number and text), ``changed`` (same
 number, other text), ``moved`` (other number, same text), ``moved_changed``;
@@ -47,18 +53,22 @@ None 701.19 added None
 
 from __future__ import annotations
 
-import difflib
 import functools
+import hashlib
 import heapq
 import re
+import time
 import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import Iterable, NamedTuple, Sequence
+from pathlib import Path
+from typing import Callable, Iterable, NamedTuple, Sequence
 
 import sqlite_utils
+from rapidfuzz.distance import Indel
 
 from .japanese import normalize as normalize_japanese
+from .sqlite import sqlite3
 
 STATUSES = ("same", "changed", "moved", "moved_changed", "removed", "added")
 
@@ -166,7 +176,8 @@ def _words(normalized: str) -> list[str]:
 
 
 def word_similarity(a: str, b: str) -> float:
-    """Word-level similarity of two texts in [0, 1]: difflib's ratio over their words.
+    """Word-level similarity of two texts in [0, 1]: twice their longest common subsequence of words
+    over the words of both.
 
     >>> word_similarity("Tap a permanent.", "Tap a permanent.")
     1.0
@@ -176,14 +187,13 @@ def word_similarity(a: str, b: str) -> float:
     return _ratio(_words(normalize_text(a)), _words(normalize_text(b)))
 
 
-# difflib's "autojunk" (words making up over 1% of a text of 200 words or more
-# are not used to anchor matches) is left on: it only touches long rules, such
-# as the creature-type list of 205.3m, and makes them many times faster.
+# The ratio is 2·LCS / (len(a) + len(b)) over words, the longest common
+# subsequence computed by RapidFuzz (its Indel distance), fifty times as fast as
+# difflib's SequenceMatcher and exact where difflib's is a heuristic.
 def _ratio(a: Sequence[str], b: Sequence[str]) -> float:
     if not a and not b:
         return 1.0
-    matcher = difflib.SequenceMatcher(None, a, b)
-    return matcher.ratio()
+    return Indel.normalized_similarity(a, b)
 
 
 def display_title(title: str | None, title_en: str | None = None) -> str | None:
@@ -339,15 +349,20 @@ def assign_pairs(edges: dict[tuple[int, int], float]) -> list[tuple[int, int]]:
 
 
 class _Entry:
-    __slots__ = ("rule", "index", "title", "content", "kind_class", "_words", "_pairs")
+    """A rule prepared for matching: normalised once per release, reused by both its pairs."""
+
+    __slots__ = ("rule", "index", "number", "kind", "parent", "title", "content", "kind_class", "has_text",
+                 "_words", "_pairs")
 
     def __init__(self, rule: RuleText, index: int):
         self.rule = rule
         self.index = index
+        self.number, self.kind, self.parent = rule.number, rule.kind, rule.parent
         self.title = title_key(rule.title, rule.title_en) if rule.title else ""
         text = normalize_text(rule.text)
         title = normalize_text(display_title(rule.title, rule.title_en)) if rule.title else ""
         self.content = f"{title}\n{text}" if title else text
+        self.has_text = bool(text)
         # Rules (701) pair only with rules; numbered rules and subrules with
         # each other (a numbered rule can be split into subrules).
         self.kind_class = "rule" if rule.kind == "rule" else "item"
@@ -368,55 +383,88 @@ class _Entry:
         return self._pairs
 
 
+def prepare(rules: Sequence[RuleText]) -> list[_Entry]:
+    """The rules of one release as matching uses them; prepare a release once for both its pairs."""
+    return [_Entry(r, i) for i, r in enumerate(rules)]
+
+
 def _letter(number: str) -> str:
     return number[-1] if number[-1:].isalpha() else ""
 
 
+def _common_prefix(a: Sequence[str], b: Sequence[str]) -> int:
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _lcs(a: Sequence[str], b: Sequence[str]) -> int:
+    """The length of the longest common subsequence of two word lists."""
+    return (len(a) + len(b) - Indel.distance(a, b)) // 2
+
+
 class _Matcher:
-    def __init__(self, old: Sequence[RuleText], new: Sequence[RuleText]):
-        self.old = [_Entry(r, i) for i, r in enumerate(old)]
-        self.new = [_Entry(r, i) for i, r in enumerate(new)]
-        self.new_by_number = {e.rule.number: e for e in self.new}
-        self.old_by_number = {e.rule.number: e for e in self.old}
+    def __init__(self, old: Sequence[_Entry], new: Sequence[_Entry]):
+        self.old = old
+        self.new = new
+        self.new_by_number = {e.number: e for e in new}
+        self.old_by_number = {e.number: e for e in old}
         self.old_children: dict[str, list[_Entry]] = defaultdict(list)
-        for e in self.old:
-            self.old_children[e.rule.parent].append(e)
+        for e in old:
+            self.old_children[e.parent].append(e)
         self.new_children: dict[str, list[_Entry]] = defaultdict(list)
-        for e in self.new:
-            self.new_children[e.rule.parent].append(e)
+        for e in new:
+            self.new_children[e.parent].append(e)
         self.o2n: dict[int, int] = {}
         self.n2o: dict[int, int] = {}
         self.how: dict[int, str] = {}
         self.similarity: dict[int, float] = {}
+        # The unpaired entries, in document order (dicts keep insertion order): each stage
+        # reads only what is left instead of rescanning every rule of both releases.
+        self._free_old: dict[int, None] = dict.fromkeys(range(len(old)))
+        self._free_new: dict[int, None] = dict.fromkeys(range(len(new)))
 
     # helpers
     def pair(self, o: _Entry, n: _Entry, how: str, similarity: float | None = None) -> None:
         self.o2n[o.index] = n.index
         self.n2o[n.index] = o.index
+        self._free_old.pop(o.index, None)
+        self._free_new.pop(n.index, None)
         self.how[o.index] = how
         if similarity is not None:
             self.similarity[o.index] = similarity
 
+    def unpair(self, o: _Entry) -> None:
+        n_index = self.o2n.pop(o.index)
+        del self.n2o[n_index]
+        self.how.pop(o.index, None)
+        self.similarity.pop(o.index, None)
+        self._free_old[o.index] = None  # order no longer matters: the last stages look up by number
+        self._free_new[n_index] = None
+
     def free_old(self) -> list[_Entry]:
-        return [e for e in self.old if e.index not in self.o2n]
+        return [self.old[i] for i in self._free_old]
 
     def free_new(self) -> list[_Entry]:
-        return [e for e in self.new if e.index not in self.n2o]
+        return [self.new[i] for i in self._free_new]
 
     def successor_number(self, old_number: str) -> str | None:
         e = self.old_by_number.get(old_number)
         if e is None or e.index not in self.o2n:
             return None
-        return self.new[self.o2n[e.index]].rule.number
+        return self.new[self.o2n[e.index]].number
 
     def closeness(self, o: _Entry, n: _Entry) -> float:
         """A small bonus for keeping place: same number, same parent, same letter."""
         bonus = 0.0
-        if o.rule.number == n.rule.number:
+        if o.number == n.number:
             bonus += 0.05
-        if self.successor_number(o.rule.parent) == n.rule.parent:
+        if self.successor_number(o.parent) == n.parent:
             bonus += 0.03
-        if _letter(o.rule.number) and _letter(o.rule.number) == _letter(n.rule.number):
+        if _letter(o.number) and _letter(o.number) == _letter(n.number):
             bonus += 0.01
         return bonus
 
@@ -428,19 +476,20 @@ class _Matcher:
 
     # stages
     def by_number(self) -> None:
+        new_by_number = self.new_by_number
         for o in self.old:
-            n = self.new_by_number.get(o.rule.number)
-            if n is not None and n.rule.kind == o.rule.kind and n.content == o.content:
+            n = new_by_number.get(o.number)
+            if n is not None and n.kind == o.kind and n.content == o.content:
                 self.pair(o, n, "number", 1.0)
 
     def by_title(self) -> None:
         groups: dict[tuple[str, str], tuple[list[_Entry], list[_Entry]]] = defaultdict(lambda: ([], []))
         for e in self.free_old():
             if e.title:
-                groups[(e.rule.kind, e.title)][0].append(e)
+                groups[(e.kind, e.title)][0].append(e)
         for e in self.free_new():
-            if e.title and (e.rule.kind, e.title) in groups:
-                groups[(e.rule.kind, e.title)][1].append(e)
+            if e.title and (e.kind, e.title) in groups:
+                groups[(e.kind, e.title)][1].append(e)
         edges: dict[tuple[int, int], float] = {}
         for olds, news in groups.values():
             if len(olds) == 1 and len(news) == 1:
@@ -449,8 +498,7 @@ class _Matcher:
             for o in olds:
                 for n in news:
                     # Several rules titled "General": prefer the same number or parent.
-                    edges[(o.index, n.index)] = 1.0 + self.closeness(o, n) + 0.1 * (
-                        o.rule.number[0] == n.rule.number[0])
+                    edges[(o.index, n.index)] = 1.0 + self.closeness(o, n) + 0.1 * (o.number[0] == n.number[0])
         self.assign(edges, "title", {})
         # A headed numbered rule that became a rule of its own, or back (the 2009
         # renumbering made 419.8 "Prevention Effects" into 615): by title, when
@@ -471,11 +519,11 @@ class _Matcher:
     def by_text(self) -> None:
         groups: dict[tuple[str, str], tuple[list[_Entry], list[_Entry]]] = defaultdict(lambda: ([], []))
         for e in self.free_old():
-            if e.rule.text.strip():
+            if e.has_text:
                 groups[(e.kind_class, e.content)][0].append(e)
         for e in self.free_new():
             key = (e.kind_class, e.content)
-            if e.rule.text.strip() and key in groups:
+            if e.has_text and key in groups:
                 groups[key][1].append(e)
         edges: dict[tuple[int, int], float] = {}
         for olds, news in groups.values():
@@ -492,12 +540,10 @@ class _Matcher:
     def by_children(self) -> int:
         found = 0
         for o in self.free_old():
-            children = self.old_children.get(o.rule.number)
+            children = self.old_children.get(o.number)
             if not children:
                 continue
-            votes = Counter(
-                self.new[self.o2n[c.index]].rule.parent for c in children if c.index in self.o2n
-            )
+            votes = Counter(self.new[self.o2n[c.index]].parent for c in children if c.index in self.o2n)
             if not votes:
                 continue
             target, count = votes.most_common(1)[0]
@@ -511,27 +557,25 @@ class _Matcher:
 
     def by_siblings(self) -> int:
         """Left-over items against the left-over items under the successor of their parent."""
-        free_new = {e.index for e in self.free_new()}
+        free_new = self._free_new
         edges: dict[tuple[int, int], float] = {}
         sims: dict[tuple[int, int], float] = {}
+        similarity = Indel.normalized_similarity
         for o in self.free_old():
             candidates: dict[int, _Entry] = {}
-            target_parent = self.successor_number(o.rule.parent)
-            if target_parent is None and o.rule.parent in self.new_by_number:
-                target_parent = o.rule.parent
+            target_parent = self.successor_number(o.parent)
+            if target_parent is None and o.parent in self.new_by_number:
+                target_parent = o.parent
             if target_parent is not None:
                 for n in self.new_children.get(target_parent, ()):
                     if n.index in free_new and n.kind_class == o.kind_class:
                         candidates[n.index] = n
-            same = self.new_by_number.get(o.rule.number)
+            same = self.new_by_number.get(o.number)
             if same is not None and same.index in free_new and same.kind_class == o.kind_class:
                 candidates[same.index] = same
             for n in candidates.values():
-                threshold = SAME_NUMBER_THRESHOLD if n.rule.number == o.rule.number else SIBLING_THRESHOLD
-                matcher = difflib.SequenceMatcher(None, o.words, n.words)
-                if matcher.real_quick_ratio() < threshold or matcher.quick_ratio() < threshold:
-                    continue
-                sim = matcher.ratio()
+                threshold = SAME_NUMBER_THRESHOLD if n.number == o.number else SIBLING_THRESHOLD
+                sim = similarity(o.words, n.words, score_cutoff=threshold) if (o.words or n.words) else 1.0
                 if sim >= threshold:
                     sims[(o.index, n.index)] = sim
                     edges[(o.index, n.index)] = sim + self.closeness(o, n)
@@ -551,6 +595,7 @@ class _Matcher:
         common = max(8, len(free_new) // 50)
         edges: dict[tuple[int, int], float] = {}
         sims: dict[tuple[int, int], float] = {}
+        similarity = Indel.normalized_similarity
         for o in free_old:
             shared: Counter = Counter()
             for pair in o.word_pairs:
@@ -566,14 +611,74 @@ class _Matcher:
                     continue
                 if 2 * count < GLOBAL_THRESHOLD * 0.5 * (size + len(n.word_pairs)):
                     continue
-                matcher = difflib.SequenceMatcher(None, o.words, n.words)
-                if matcher.quick_ratio() < GLOBAL_THRESHOLD:
-                    continue
-                sim = matcher.ratio()
+                sim = similarity(o.words, n.words, score_cutoff=GLOBAL_THRESHOLD)
                 if sim >= GLOBAL_THRESHOLD:
                     sims[(o.index, n.index)] = sim
                     edges[(o.index, n.index)] = sim + self.closeness(o, n)
         return self.assign(edges, "similar", sims)
+
+    def by_continuation(self) -> int:
+        """A rule split in two (or two merged into one) follows the part whose text continues.
+
+        The similarity stages pair a split rule with its larger part, wherever
+        that went: 19991101's 420.5a ("A player with 0 life or less or who was
+        required to draw more cards than were in his or her library loses the
+        game") with 20010723's 420.5g (the drawing half), leaving 420.5a ("A
+        player with 0 life or less loses the game") "added". When the rule of
+        the same number is left unpaired on the other side, begins as the rule
+        does, and the two parts together hold the rule's words, the pair
+        follows the same number instead.
+        """
+        found = 0
+        for o_index, n_index in list(self.o2n.items()):
+            o, n = self.old[o_index], self.new[n_index]
+            if o.number == n.number or o.content == n.content or not o.has_text or not n.has_text:
+                continue
+            # A split: o's number lives on, unpaired, in the new release.
+            s = self.new_by_number.get(o.number)
+            if (s is not None and s.index in self._free_new and s.kind == o.kind and s.has_text
+                    and self._continues(o.words, s.words, n.words)
+                    and _lcs(o.words, s.words) + _lcs(o.words, n.words) >= 0.8 * len(o.words)):
+                self.unpair(o)
+                self.pair(o, s, "split")
+                found += 1
+                continue
+            # A merge: n's number was, unpaired, a rule of the old release.
+            s = self.old_by_number.get(n.number)
+            if (s is not None and s.index in self._free_old and s.kind == n.kind and s.has_text
+                    and self._continues(n.words, s.words, o.words)
+                    and _lcs(n.words, s.words) + _lcs(n.words, o.words) >= 0.8 * len(n.words)):
+                self.unpair(o)
+                self.pair(s, n, "split")
+                found += 1
+        return found
+
+    @staticmethod
+    def _continues(whole: Sequence[str], part: Sequence[str], other: Sequence[str]) -> bool:
+        """``part`` begins as ``whole`` does (half of ``part`` at least), and more so than ``other``."""
+        prefix = _common_prefix(whole, part)
+        return prefix >= max(3, len(part) / 2) and prefix > _common_prefix(whole, other)
+
+    def by_rewrite(self) -> int:
+        """A rule rewritten in place: same number, same kind, same title, under the same parent.
+
+        What is left unpaired on both sides at one number is one rule whose
+        text was rewritten (100.1 in 20050801: "These Magic rules assume a
+        game between two players" became "These Magic rules apply to any
+        Magic game with two or more players"), when it keeps its role: its
+        parent became the parent of the other, and it has the same title (or
+        none). A headed rule that changed its title, or whose parent is
+        another rule now, is not the same rule.
+        """
+        found = 0
+        for o in self.free_old():
+            n = self.new_by_number.get(o.number)
+            if (n is None or n.index not in self._free_new or n.kind != o.kind or n.title != o.title
+                    or self.successor_number(o.parent) != n.parent):
+                continue
+            self.pair(o, n, "rewrite")
+            found += 1
+        return found
 
     def run(self) -> None:
         self.by_number()
@@ -584,29 +689,30 @@ class _Matcher:
         self.by_similarity()
         while self.by_children() + self.by_siblings():
             pass
+        self.by_continuation()
+        self.by_rewrite()
 
     def results(self, old_is_excerpt: bool, new_is_excerpt: bool) -> list[RuleMatch]:
         out: list[RuleMatch] = []
         for o in self.old:
             if o.index not in self.o2n:
                 if not new_is_excerpt:
-                    out.append(RuleMatch(o.rule.number, None, "removed", None))
+                    out.append(RuleMatch(o.number, None, "removed", None))
                 continue
             n = self.new[self.o2n[o.index]]
             same_text = o.content == n.content
             similarity = 1.0 if same_text else self.similarity.get(o.index)
             if similarity is None:
                 similarity = _ratio(o.words, n.words)
-            if o.rule.number == n.rule.number:
+            if o.number == n.number:
                 status = "same" if same_text else "changed"
             else:
                 status = "moved" if same_text else "moved_changed"
-            out.append(RuleMatch(o.rule.number, n.rule.number, status, round(similarity, 4),
-                                 self.how[o.index]))
+            out.append(RuleMatch(o.number, n.number, status, round(similarity, 4), self.how[o.index]))
         if not old_is_excerpt:
             for n in self.new:
                 if n.index not in self.n2o:
-                    out.append(RuleMatch(None, n.rule.number, "added", None))
+                    out.append(RuleMatch(None, n.number, "added", None))
         return out
 
 
@@ -622,6 +728,13 @@ def match_rules(
     Old rules come first in their order (matched or ``removed``), then the
     ``added`` ones in the new release's order.
     """
+    return match_prepared(prepare(old), prepare(new), old_is_excerpt=old_is_excerpt,
+                          new_is_excerpt=new_is_excerpt)
+
+
+def match_prepared(old: Sequence[_Entry], new: Sequence[_Entry], *, old_is_excerpt: bool = False,
+                   new_is_excerpt: bool = False) -> list[RuleMatch]:
+    """:func:`match_rules` on releases already prepared (:func:`prepare`)."""
     matcher = _Matcher(old, new)
     matcher.run()
     return matcher.results(old_is_excerpt, new_is_excerpt)
@@ -691,11 +804,29 @@ def release_pairs(releases: Iterable[tuple[str, str, str | None]]) -> list[Relea
 
 def read_rules(db: sqlite_utils.Database, release: str, lang: str) -> list[RuleText]:
     """The rules of one release and language, in document order."""
-    return [
-        RuleText(r["number"], r["kind"], r["parent"] or "", r["title"], r["text"] or "",
-                 r["position"] or 0, r["title_en"])
-        for r in db.query(RULES_SQL, {"release": release, "lang": lang})
-    ]
+    return [RuleText._make(row) for row in read_rule_rows(db.conn, lang, release)]
+
+
+def read_rule_rows(conn, lang: str, release: str) -> list[RuleRow]:
+    """The rules of one release as plain tuples, in :class:`RuleText` order (``conn``: a DB-API connection)."""
+    return [(number, kind, parent or "", title, text or "", position or 0, title_en)
+            for number, kind, parent, title, text, position, title_en
+            in conn.execute(RULES_SQL, {"release": release, "lang": lang})]
+
+
+def rules_digest(rows: Iterable[RuleRow]) -> str:
+    """A digest of the rules of one release as matching sees them (rows as :func:`read_rule_rows` gives).
+
+    Loaders that have a release's rows at hand record it
+    (:meth:`kb.build.BuildContext.record_rules_digest`), so a build whose
+    matches are cached need not read the rules back at all.
+
+    >>> rows = [("100", "rule", "1", "General", "", 1, None)]
+    >>> rules_digest(rows) == rules_digest([tuple(r) for r in rows]), rules_digest(rows) == rules_digest([])
+    (True, False)
+    """
+    # repr() of plain tuples is exact and C-fast; the values are str, int and None.
+    return hashlib.blake2b(repr([tuple(row) for row in rows]).encode(), digest_size=20).hexdigest()
 
 
 def database_release_pairs(db: sqlite_utils.Database) -> list[ReleasePair]:
@@ -707,20 +838,7 @@ def database_release_pairs(db: sqlite_utils.Database) -> list[ReleasePair]:
 
 # --- many pairs at once -----------------------------------------------------------
 
-ALL_RULES_SQL = """
-select lang, release, number, kind, parent, title, text, position, title_en
-from rules order by lang, release, position
-"""
-
 RuleRow = tuple  # (number, kind, parent, title, text, position, title_en)
-
-
-def read_all_rules(db: sqlite_utils.Database) -> dict[tuple[str, str], list[RuleRow]]:
-    """Every rule of every release as plain tuples, keyed by ``(lang, release)``, in document order."""
-    out: dict[tuple[str, str], list[RuleRow]] = defaultdict(list)
-    for lang, release, number, kind, parent, title, text, position, title_en in db.execute(ALL_RULES_SQL):
-        out[(lang, release)].append((number, kind, parent or "", title, text or "", position or 0, title_en))
-    return dict(out)
 
 
 @dataclass
@@ -732,67 +850,122 @@ class PairResult:
     seconds: float
 
 
-def _match_chunk(chunk: list[tuple[ReleasePair, list[RuleRow], list[RuleRow]]]) -> list[PairResult]:
-    import time
+class DatabaseRules:
+    """The rules of a database file, read a release at a time (picklable: worker processes open their own)."""
 
-    out = []
-    for pair, old_rows, new_rows in chunk:
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        self._conn = None
+
+    def __call__(self, lang: str, release: str) -> list[RuleRow]:
+        if self._conn is None:
+            self._conn = sqlite3.connect(f"{Path(self.path).resolve().as_uri()}?mode=ro", uri=True)
+        return read_rule_rows(self._conn, lang, release)
+
+    def __getstate__(self) -> dict:
+        return {"path": self.path, "_conn": None}
+
+
+def _match_run(pairs: Sequence[ReleasePair], rules: Callable[[str, str], list[RuleRow]],
+               progress: Callable[[int], None] | None = None, finish: Callable[[PairResult], object] | None = None
+               ) -> list:
+    """Match ``pairs`` in order, preparing each release once (a release is in two consecutive pairs).
+
+    ``finish(result)``, when given, is applied to each result in the process that matched it
+    (a worker writing the rows where the build reads them), and its value returned instead.
+    """
+    prepared: dict[tuple[str, str], list[_Entry]] = {}
+    out: list = []
+    for i, p in enumerate(pairs):
         started = time.perf_counter()
-        matches = match_rules(
-            [RuleText._make(row) for row in old_rows], [RuleText._make(row) for row in new_rows],
-            old_is_excerpt=pair.old_is_excerpt, new_is_excerpt=pair.new_is_excerpt,
-        )
-        out.append(PairResult(pair, matches, time.perf_counter() - started))
+        needed = {(p.lang, p.old_release), (p.lang, p.new_release)}
+        following = pairs[i + 1] if i + 1 < len(pairs) else None
+        keep = needed | ({(following.lang, following.old_release), (following.lang, following.new_release)}
+                         if following else set())
+        for key in needed:
+            if key not in prepared:
+                prepared[key] = prepare([RuleText._make(row) for row in rules(*key)])
+        matches = match_prepared(prepared[(p.lang, p.old_release)], prepared[(p.lang, p.new_release)],
+                                 old_is_excerpt=p.old_is_excerpt, new_is_excerpt=p.new_is_excerpt)
+        for key in list(prepared):
+            if key not in keep:
+                del prepared[key]  # keep memory to two or three releases
+        result = PairResult(p, matches, time.perf_counter() - started)
+        out.append(finish(result) if finish else result)
+        if progress:
+            progress(1)
     return out
 
 
-# Rules handed to forked workers by inheritance instead of pickling (see match_pairs).
-_SHARED_RULES: dict[tuple[str, str], list[RuleRow]] = {}
+# Rules handed to forked workers by inheritance instead of pickling (a dict of every release).
+_INHERITED: dict[tuple[str, str], list[RuleRow]] = {}
 
 
-def _match_shared_chunk(pairs: list[ReleasePair]) -> list[PairResult]:
-    return _match_chunk([(p, _SHARED_RULES.get((p.lang, p.old_release), []),
-                          _SHARED_RULES.get((p.lang, p.new_release), [])) for p in pairs])
+class _InheritedRules:
+    def __call__(self, lang: str, release: str) -> list[RuleRow]:
+        return _INHERITED.get((lang, release), [])
+
+
+def _match_in_worker(args: tuple) -> list:
+    pairs, rules, finish = args
+    return _match_run(pairs, rules, None, finish)
 
 
 def match_pairs(
     pairs: Sequence[ReleasePair],
-    rules: dict[tuple[str, str], list[RuleRow]],
+    rules: Callable[[str, str], list[RuleRow]] | dict[tuple[str, str], list[RuleRow]],
     *,
-    workers: int = 1,
-    progress=None,
-) -> list[PairResult]:
-    """Match every pair; with ``workers`` > 1 in that many processes.
+    workers: int | Callable[[float], int] = 1,
+    progress: Callable[[int], None] | None = None,
+    sizes: dict[tuple[str, str], int] | None = None,
+    finish: Callable[[PairResult], object] | None = None,
+) -> list:
+    """Match every pair, in the order given; ``rules(lang, release)`` gives a release's rows.
 
-    Pairs go to the workers in runs of consecutive releases, so each release
-    is normalised by as few processes as possible. Where processes can be
-    forked, workers inherit the rules instead of receiving them pickled
-    (which would cost more than the matching saves).
-    ``progress(n)`` is called as pairs finish.
+    ``rules`` may also be a dict ``(lang, release) → rows``. ``workers`` is a
+    number of processes, or a function choosing one from the estimated seconds
+    the pairs left would take in one process (the first pair is matched here
+    and timed to estimate them): processes pay off only on idle cores, and a
+    build seldom has many pairs to match. Pairs go to workers in runs of
+    consecutive releases, so each release is prepared by as few processes as
+    possible; each worker reads the rules itself (``rules`` is pickled, so it
+    should be small: a :class:`DatabaseRules`). ``progress(n)`` is called as
+    pairs finish; ``sizes`` (rules per ``(lang, release)``) weighs the
+    estimate; ``finish`` is applied to each :class:`PairResult` where it was
+    matched, and the list of its values returned instead.
     """
-    import multiprocessing
+    pairs = list(pairs)
+    if not pairs:
+        return []
+    if callable(workers):
+        def size(p: ReleasePair) -> int:
+            return ((sizes or {}).get((p.lang, p.old_release)) or 3000) + ((sizes or {}).get((p.lang, p.new_release)) or 3000)
 
-    if workers <= 1 or len(pairs) < 4 or "fork" not in multiprocessing.get_all_start_methods():
-        results = []
-        for p in pairs:
-            results.extend(_match_chunk([(p, rules.get((p.lang, p.old_release), []),
-                                          rules.get((p.lang, p.new_release), []))]))
-            if progress:
-                progress(1)
-        return results
-    from concurrent.futures import ProcessPoolExecutor
+        first = match_pairs(pairs[:1], rules, progress=progress, finish=finish)
+        rest = pairs[1:]
+        seconds = (first[0].seconds if isinstance(first[0], PairResult) else getattr(first[0], "seconds", 0.0))
+        count = workers(seconds / size(pairs[0]) * sum(size(p) for p in rest)) if rest else 1
+        return first + match_pairs(rest, rules, workers=count, progress=progress, finish=finish)
+    if workers <= 1 or len(pairs) < 2:
+        if isinstance(rules, dict):
+            table = rules
+            return _match_run(pairs, lambda lang, release: table.get((lang, release), []), progress, finish)
+        return _match_run(pairs, rules, progress, finish)
+    from .build import worker_pool
 
-    size = max(1, -(-len(pairs) // (workers * 4)))
-    chunks = [list(pairs[i:i + size]) for i in range(0, len(pairs), size)]
-    results = []
-    _SHARED_RULES.clear()
-    _SHARED_RULES.update(rules)
+    if isinstance(rules, dict):
+        _INHERITED.clear()
+        _INHERITED.update(rules)
+        rules = _InheritedRules()
+    size = max(1, -(-len(pairs) // (workers * 3)))
+    chunks = [pairs[i:i + size] for i in range(0, len(pairs), size)]
+    results: list = []
     try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            for done in pool.map(_match_shared_chunk, chunks):
+        with worker_pool(workers) as pool:
+            for done in pool.map(_match_in_worker, [(chunk, rules, finish) for chunk in chunks]):
                 results.extend(done)
                 if progress:
                     progress(len(done))
     finally:
-        _SHARED_RULES.clear()
+        _INHERITED.clear()
     return results

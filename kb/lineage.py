@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
-from typing import Iterable, NamedTuple
+from typing import Iterable, NamedTuple, Sequence
 
 import sqlite_utils
 
@@ -86,6 +86,69 @@ class LineageResult:
     conflicts: list[str] = field(default_factory=list)
 
 
+@dataclass
+class Chains:
+    """:func:`chain_nodes`' answer, by node index: lineage id, predecessor (-1: none) and its link."""
+
+    lineage: list[int]
+    previous: list[int]
+    status: list[str | None]
+    similarity: list[float | None]
+    conflicts: list[str]
+
+
+def chain_nodes(nodes: Sequence[Node], links: Iterable[tuple[int, int, str, float | None]]) -> Chains:
+    """Chain links between node indices into lineages; ``nodes`` in order of first appearance.
+
+    ``nodes`` must be sorted by release, then English before other
+    languages, then language, then document order; ``links`` are
+    ``(old index, new index, status, similarity)``, trunk matches first. See
+    :func:`build_lineages`, which takes nodes and links by name.
+    """
+    count = len(nodes)
+    previous = [-1] * count
+    status: list[str | None] = [None] * count
+    similarity: list[float | None] = [None] * count
+    extra: list[tuple[int, int, str, float | None]] = []
+    for link in links:
+        old, new, link_status, link_similarity = link
+        if link_status != "translation" and previous[new] < 0 and nodes[old][1] < nodes[new][1]:
+            previous[new], status[new], similarity[new] = old, link_status, link_similarity
+        else:
+            extra.append(link)
+    # One pass in order of first appearance: a node continues its predecessor's chain.
+    chain = [0] * count
+    for i in range(count):
+        before = previous[i]
+        chain[i] = chain[before] if before >= 0 else i + 1
+    conflicts: list[str] = []
+    members: dict[int, dict[tuple[str, str], str]] = defaultdict(dict)
+    if extra:
+        touched = {chain[old] for old, _new, _s, _sim in extra} | {chain[new] for _old, new, _s, _sim in extra}
+        for i, node in enumerate(nodes):
+            if chain[i] in touched:
+                members[chain[i]][(node[0], node[1])] = node[2]
+    sets = _Sets(members)
+    for old, new, link_status, link_similarity in extra:
+        if not sets.union(chain[old], chain[new]):
+            conflicts.append(f"{' '.join(nodes[old])} → {' '.join(nodes[new])} would put two numbers of one "
+                             "release in one lineage")
+            continue
+        if link_status != "translation" and previous[new] < 0:
+            previous[new], status[new], similarity[new] = old, link_status, link_similarity
+    # Lineage ids by first appearance; only chains a union touched need their root looked up.
+    roots = {c: sets.find(c) for c in sets.parent}
+    ids: dict[int, int] = {}
+    lineage = []
+    for c in chain:
+        root = roots.get(c, c)
+        found = ids.get(root)
+        if found is None:
+            found = ids[root] = len(ids) + 1
+        lineage.append(found)
+    return Chains(lineage, previous, status, similarity, conflicts)
+
+
 def build_lineages(nodes: Iterable[tuple[Node, int]], links: Iterable[Link]) -> LineageResult:
     """Chain ``links`` into lineages over ``nodes`` (each ``(node, position)``).
 
@@ -104,42 +167,17 @@ def build_lineages(nodes: Iterable[tuple[Node, int]], links: Iterable[Link]) -> 
     [(('en', '1', '701.19'), 1), (('en', '2', '701.19'), 2), (('en', '2', '701.23'), 1)]
     """
     positions = dict(nodes)
-    previous: dict[Node, Link] = {}
-    extra: list[Link] = []
-    for link in links:
-        if link.old not in positions or link.new not in positions:
-            continue
-        if link.status != "translation" and link.new not in previous and link.old[1] < link.new[1]:
-            previous[link.new] = link
-        else:
-            extra.append(link)
-    # One pass in order of first appearance: a node continues its predecessor's chain.
     order = sorted(positions, key=lambda n: (n[1], n[0] != "en", n[0], positions[n]))
-    chain: dict[Node, int] = {}
-    for node in order:
-        link = previous.get(node)
-        chain[node] = chain[link.old] if link is not None else len(chain) + 1
-    # Chain ids are not dense (a continued chain skips its number): fine, renumbered below.
-    conflicts: list[str] = []
-    members: dict[int, dict[tuple[str, str], str]] = defaultdict(dict)
-    if extra:
-        touched = {chain[link.old] for link in extra} | {chain[link.new] for link in extra}
-        for node in order:
-            if chain[node] in touched:
-                members[chain[node]][(node[0], node[1])] = node[2]
-    sets = _Sets(members)
-    for link in extra:
-        if not sets.union(chain[link.old], chain[link.new]):
-            conflicts.append(
-                f"{' '.join(link.old)} → {' '.join(link.new)} would put two numbers of one release in one lineage")
-            continue
-        if link.status != "translation":
-            previous.setdefault(link.new, link)
-    ids: dict[int, int] = {}
-    lineage_of: dict[Node, int] = {}
-    for node in order:
-        lineage_of[node] = ids.setdefault(sets.find(chain[node]), len(ids) + 1)
-    return LineageResult(lineage_of, previous, conflicts)
+    index = {node: i for i, node in enumerate(order)}
+    by_index = [(index[link.old], index[link.new], link.status, link.similarity)
+                for link in links if link.old in index and link.new in index]
+    chains = chain_nodes(order, by_index)
+    lineage_of = {node: chains.lineage[i] for i, node in enumerate(order)}
+    previous = {
+        node: Link(order[chains.previous[i]], node, chains.status[i] or "", chains.similarity[i])
+        for i, node in enumerate(order) if chains.previous[i] >= 0
+    }
+    return LineageResult(lineage_of, previous, chains.conflicts)
 
 
 # --- reading lineages back ---------------------------------------------------------

@@ -87,7 +87,7 @@ CR_TABLES: dict[str, dict] = {
     "ingest_problems": dict(
         columns={
             "id": int, "source": str, "line": int, "severity": str, "code": str,
-            "message": str, "release": str, "lang": str,
+            "message": str, "release": str, "lang": str, "step": str,
         },
         pk="id",
     ),

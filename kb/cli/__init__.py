@@ -6,17 +6,14 @@ Named library errors (``RuleNotFound``, ``UnknownRelease``, ``DatabaseNotFound``
 
 from __future__ import annotations
 
-import sys
 import textwrap
 
 import click
 
 from .. import rules as rules_lib
-from ..build import BuildFailed, build_database
+from ..build import BuildFailed
 from ..database import DatabaseNotFound, RuleNotFound, UnknownRelease, db_path
-from ..options import (
-    corpus_option, db_option, echo_json, json_option, open_database, release_option, resolve_corpus,
-)
+from ..options import db_option, echo_json, json_option, open_database, release_option
 
 _USER_ERRORS = (DatabaseNotFound, RuleNotFound, UnknownRelease, BuildFailed)
 
@@ -30,37 +27,6 @@ def cli():
 
         kb build && kb rule 701.57a && kb search "discover" && kb serve
     """
-
-
-@cli.command()
-@corpus_option
-@db_option
-@click.option("--keep-going", is_flag=True,
-              help="Record unreadable source files as ingest problems instead of failing.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def build(corpus, db, keep_going, quiet):
-    """Build the database from the corpus (all CR releases), atomically.
-
-    The database is written to a temporary file and renamed over --db only when
-    the build succeeds; a failed build leaves the previous database untouched.
-
-    Example:
-
-        kb build --corpus ../shared/corpus --db kb.db
-    """
-    where = resolve_corpus(corpus)
-    target = db_path(db)
-    try:
-        summary = build_database(target, where, show_progress=not quiet, keep_going=keep_going)
-    except BuildFailed as e:
-        raise click.ClickException(f"build failed: {e} (previous database at {target} left as it was)") from None
-    counts = ", ".join(f"{n} {t}" for t, n in summary.counts.items() if n)
-    click.echo(f"Built {summary.path} in {summary.seconds:.1f}s from {where}: {counts}.")
-    if summary.warnings or summary.errors:
-        click.echo(
-            f"{summary.warnings} warnings and {summary.errors} errors kept in the ingest_problems table "
-            "(see: kb problems).", err=True
-        )
 
 
 @cli.command()
@@ -183,6 +149,7 @@ def main() -> None:  # pragma: no cover - console entry point
 
 # Commands defined in their own modules, registered here (one line each).
 def _register_commands() -> None:
+    from .build import add, build, cache
     from .cards import cards_command
     from .check import check
     from .history import diff_command, stale_command, trace_command
@@ -190,6 +157,9 @@ def _register_commands() -> None:
     from .search import search_command
     from .vectors import vectors
 
+    cli.add_command(build)
+    cli.add_command(add)
+    cli.add_command(cache)
     cli.add_command(check)
     cli.add_command(cards_command)
     cli.add_command(search_command)

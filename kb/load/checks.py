@@ -114,35 +114,45 @@ class _Releases:
     """Titles and numbers of every release in the database, for resolving a title to a number."""
 
     def __init__(self, db: Any):
-        self.numbers: dict[tuple[str, str], set[str]] = defaultdict(set)
+        self.db = db
+        # Numbers (from the primary-key index) and English texts are read a release, or a rule,
+        # at a time when asked for, not all 280,000 rules with their text up front.
+        self.numbers: dict[tuple[str, str], set[str]] = _ReleaseNumbers(db)
         self.texts: dict[tuple[str, str, str], str] = {}
         self._similar: dict[tuple[str, str], float] = {}
         self.titled: dict[tuple[str, str], dict[str, list[tuple[str, str]]]] = defaultdict(lambda: defaultdict(list))
         self.sections: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
-        for release, lang, number, kind, parent, title, title_en, text in db.execute(
-            "select release, lang, number, kind, parent, title, title_en, text from rules"
+        self._keys = sorted({(r[0], r[1]) for r in db.execute("select distinct release, lang from rules")})
+        for release, lang, number, kind, parent, title, title_en in db.execute(
+            "select release, lang, number, kind, parent, title, title_en from rules"
+            " where kind in ('rule', 'numbered') and (title is not null or title_en is not null)"
         ):
             key = (release, lang)
-            self.numbers[key].add(number)
-            if lang == "en":
-                self.texts[(release, lang, number)] = text or ""
             name = title if lang == "en" else (title_en or (title.split("／")[-1] if title and "／" in title else None))
-            if name and kind in ("rule", "numbered"):
+            if name:
                 rank = "keyword" if kind == "numbered" and parent in ("701", "702") else kind
                 self.titled[key][name].append((number, rank))
         if "sections" in db.table_names():
             for release, lang, number, title in db.execute("select release, lang, number, title from sections"):
                 if title:
                     self.sections[(release, lang)][title.split("／")[-1]] = number
-        english = sorted(r for r, lang in self.numbers if lang == "en")
+        english = [r for r, lang in self._keys if lang == "en"]
         self.newest = english[-1] if english else None
+
+    def _text(self, release: str, number: str) -> str:
+        key = (release, "en", number)
+        if key not in self.texts:
+            row = self.db.execute("select text from rules where release = ? and lang = 'en' and number = ?",
+                                  [release, number]).fetchone()
+            self.texts[key] = (row[0] if row else None) or ""
+        return self.texts[key]
 
     def similarity(self, key: tuple[str, str], number: str, newest_number: str) -> float | None:
         """How alike an English rule's text is to the newest release's text of the rule it links to."""
         if key[1] != "en" or self.newest is None:
             return None
-        a = self.texts.get((key[0], "en", number), "")
-        b = self.texts.get((self.newest, "en", newest_number), "")
+        a = self._text(key[0], number)
+        b = self._text(self.newest, newest_number)
         if a == b:
             return 1.0 if a else None
         pair = (a, b)
@@ -151,7 +161,7 @@ class _Releases:
         return self._similar[pair]
 
     def keys(self) -> list[tuple[str, str]]:
-        return sorted(self.numbers)
+        return list(self._keys)
 
     def title_number(self, key: tuple[str, str], title: str, prefer: str | None = None) -> str | None:
         """The number titled ``title`` in that release: a keyword action/ability first, then a rule."""
@@ -179,6 +189,19 @@ class _Releases:
             return None
         number = here + newest_number[len(base):]
         return number if number in self.numbers[key] else None
+
+
+class _ReleaseNumbers(dict):
+    """(release, lang) → the set of its rule numbers, read from the primary-key index on first use."""
+
+    def __init__(self, db: Any):
+        super().__init__()
+        self.db = db
+
+    def __missing__(self, key: tuple[str, str]) -> set[str]:
+        numbers = {r[0] for r in self.db.execute("select number from rules where release = ? and lang = ?", key)}
+        self[key] = numbers
+        return numbers
 
 
 def _base(number: str) -> str:

@@ -31,13 +31,17 @@ import json
 import re
 from pathlib import Path
 
+from ingest.cr import release_from_filename
 from ingest.cr_ja import Heading, parse_cr_ja_text, split_title
 from ingest.decoding import read_source
 from ingest.glossary_ja import compare_glossaries, english_term_key, loose_term_key, parse_glossary_ja
 from ingest.records import GlossaryEntry, IngestProblem, Release, SourceError
 
-from ..build import BuildContext
+from ..build import BuildContext, NeedsFullBuild
+from ..cache import file_digest
+from ..corpus import CorpusFile
 from ..japanese import search_form, segment_query
+from ..languages import CRLanguage, register_language
 from .cr import insert_records
 from .translations import create_translation_tables, fill_rule_alignment
 
@@ -143,48 +147,101 @@ def load_japanese_cr(ctx: BuildContext) -> None:
     glossaries: dict[str, list[GlossaryEntry]] = {}
     with ctx.task("Japanese CR", len(files)) as advance:
         for path in files:
-            relative = path.relative_to(ctx.corpus).as_posix()
-            try:
-                decoded = read_source(path, relative)
-            except SourceError as e:
-                ctx.source_failed(e)
-                continue
-            records = list(parse_cr_ja_text(decoded.text, relative))
+            _load_file(ctx, path, glossaries)
             advance(1)
-            release = next((r for r in records if isinstance(r, Release)), None)
-            source_row = {"source": relative, "lang": "ja", "encoding": decoded.encoding,
-                          "line_endings": decoded.line_endings, "compressed": int(decoded.compressed)}
-            if release is None:
-                ctx.problems.extend(p for p in records if isinstance(p, IngestProblem))
-                db.table("release_sources").insert({**source_row, "used": 0, "note": "not a Japanese CR"})
-                continue
-            counts = insert_records(ctx, records, search_ja=search_form)
-            db.table("printed_headings").insert_all(
-                ({"release": h.release, "lang": h.lang, "number": h.number, "printed": h.printed,
-                  "source": h.source, "line": h.line} for h in records if isinstance(h, Heading)),
-                replace=True,
-            )
-            db.table("releases").insert({
-                "release": release.release, "lang": "ja", "effective_date": release.effective_date,
-                "source": release.source, "completeness": release.completeness,
-                "version_label": release.version_label, "encoding": decoded.encoding,
-                "line_endings": decoded.line_endings, "sections": counts["sections"],
-                "rules": counts["rule"], "numbered_rules": counts["numbered"],
-                "subrules": counts["subrule"], "examples": counts["examples"],
-                "glossary_entries": counts["glossary"], "warnings": counts["warning"],
-                "errors": counts["error"],
-            })
-            db.table("release_sources").insert({**source_row, "release": release.release, "used": 1,
-                                          "same_as_used": 1})
-            glossaries[release.release] = [g for g in records if isinstance(g, GlossaryEntry)]
-            if db.execute("select 1 from releases where release = ? and lang = 'en'", [release.release]).fetchone():
-                fill_rule_alignment(db, release.release, "ja")
     for path in japanese_glossary_files(ctx.corpus):
         _check_glossary_copy(ctx, path, glossaries)
     fill_glossary_pairs(ctx)
     fill_keyword_names(ctx)
     for name, sql in VIEWS.items():
         db.create_view(name, sql, replace=True)
+
+
+def add_japanese_releases(ctx: BuildContext) -> None:
+    """The step when releases are added (``kb add --lang ja``): load the new Japanese files only,
+    and pair their glossary and names; what would change the releases already there needs a full build."""
+    new = [ctx.corpus / a.relative for a in ctx.added if a.lang == "ja"]
+    if any(a.lang == "en" for a in ctx.added):
+        english = {r[0] for r in ctx.db.execute("select distinct release from glossary where lang = 'ja'")}
+        for a in ctx.added:
+            if a.lang == "en" and release_from_filename(Path(a.relative).name) in english:
+                raise NeedsFullBuild(f"{a.relative} is the English text of a Japanese release: "
+                                     "their glossaries pair anew")
+    if not new:
+        return
+    glossaries: dict[str, list[GlossaryEntry]] = {}
+    excerpts = {r[0] for r in ctx.db.execute(
+        "select release from releases where lang = 'ja' and completeness = 'excerpt'")}
+    copies = {release_from_filename(p.name) for p in japanese_glossary_files(ctx.corpus)}
+    with ctx.task("Japanese CR", len(new)) as advance:
+        for path in new:
+            release = _release_of(path, ctx.corpus)
+            if release in excerpts:
+                raise NeedsFullBuild(f"wiki pages quote Japanese release {release}, which {path.name} gives whole")
+            if release in copies:
+                raise NeedsFullBuild(f"the glossary copy of release {release} is compared anew")
+            _load_file(ctx, path, glossaries)
+            advance(1)
+    fill_glossary_pairs(ctx, releases=list(glossaries))
+    fill_keyword_names(ctx, releases=list(glossaries))
+
+
+def _release_of(path: Path, corpus: Path) -> str | None:
+    relative = path.relative_to(corpus).as_posix()
+    records = read_japanese_release(path, relative)
+    return next((r.release for r in records if isinstance(r, Release)), None)
+
+
+def _load_file(ctx: BuildContext, path: Path, glossaries: dict[str, list[GlossaryEntry]]) -> None:
+    """Parse one Japanese CR file and insert it: rows, headings as printed, ``releases`` and ``release_sources``."""
+    db = ctx.db
+    relative = path.relative_to(ctx.corpus).as_posix()
+    try:
+        decoded = read_source(path, relative)
+    except SourceError as e:
+        ctx.source_failed(e)
+        return
+    records = list(parse_cr_ja_text(decoded.text, relative))
+    release = next((r for r in records if isinstance(r, Release)), None)
+    source_row = {"source": relative, "lang": "ja", "encoding": decoded.encoding,
+                  "line_endings": decoded.line_endings, "compressed": int(decoded.compressed)}
+    if release is None:
+        ctx.problems.extend(p for p in records if isinstance(p, IngestProblem))
+        db.table("release_sources").insert({**source_row, "used": 0, "note": "not a Japanese CR"})
+        return
+    counts = insert_records(ctx, records, search_ja=search_form, cache_as=(relative, file_digest(path)))
+    db.table("printed_headings").insert_all(
+        ({"release": h.release, "lang": h.lang, "number": h.number, "printed": h.printed,
+          "source": h.source, "line": h.line} for h in records if isinstance(h, Heading)),
+        replace=True,
+    )
+    db.table("releases").insert({
+        "release": release.release, "lang": "ja", "effective_date": release.effective_date,
+        "source": release.source, "completeness": release.completeness,
+        "version_label": release.version_label, "encoding": decoded.encoding,
+        "line_endings": decoded.line_endings, "sections": counts["sections"],
+        "rules": counts["rule"], "numbered_rules": counts["numbered"],
+        "subrules": counts["subrule"], "examples": counts["examples"],
+        "glossary_entries": counts["glossary"], "warnings": counts["warning"],
+        "errors": counts["error"],
+    })
+    db.table("release_sources").insert({**source_row, "release": release.release, "used": 1,
+                                        "same_as_used": 1})
+    glossaries[release.release] = [g for g in records if isinstance(g, GlossaryEntry)]
+    if db.execute("select 1 from releases where release = ? and lang = 'en'", [release.release]).fetchone():
+        fill_rule_alignment(db, release.release, "ja")
+
+
+def read_japanese_release(path: Path, relative: str) -> list:
+    """The records of one Japanese CR file (for ``kb add``'s checks before it copies the file)."""
+    return list(parse_cr_ja_text(read_source(path, relative).text, relative))
+
+
+register_language(CRLanguage(
+    lang="ja", name="Japanese", step="Japanese CR",
+    files=lambda corpus: [CorpusFile(p, p.relative_to(corpus).as_posix()) for p in japanese_cr_files(corpus)],
+    read=read_japanese_release, corpus_path=lambda release: f"cr/ja/JPN_CR_{release}.txt",
+))
 
 
 def _check_glossary_copy(ctx: BuildContext, path: Path, glossaries: dict[str, list[GlossaryEntry]]) -> None:
@@ -273,10 +330,11 @@ def pair_glossaries(english: list[dict], japanese: list[dict]) -> list[dict]:
     return pairs
 
 
-def fill_glossary_pairs(ctx: BuildContext) -> None:
-    """``glossary_pairs`` for every release that has a Japanese glossary."""
+def fill_glossary_pairs(ctx: BuildContext, releases: list[str] | None = None) -> None:
+    """``glossary_pairs`` for every release that has a Japanese glossary (or those of ``releases``)."""
     db = ctx.db
-    releases = [r[0] for r in db.execute("select distinct release from glossary where lang = 'ja'")]
+    if releases is None:
+        releases = [r[0] for r in db.execute("select distinct release from glossary where lang = 'ja'")]
     for release in releases:
         english = list(db.query("select id, term, definition from glossary where release = ? and lang = 'en'"
                                 " order by id", [release]))
@@ -319,7 +377,7 @@ def name_pairs(name_en: str, name_ja: str) -> list[tuple[str, str]]:
     return out
 
 
-def fill_keyword_names(ctx: BuildContext) -> None:
+def fill_keyword_names(ctx: BuildContext, releases: list[str] | None = None) -> None:
     """``keyword_names``: English ↔ Japanese names from the 701/702 titles and the glossary.
 
     Japanese rows of any release count (rules quoted by wiki pages too); a title
@@ -338,7 +396,7 @@ def fill_keyword_names(ctx: BuildContext) -> None:
     ]
     rows, seen = [], set()
     for source, release, number, name_en, name_ja in sources:
-        if not name_en or not name_ja:
+        if not name_en or not name_ja or (releases is not None and release not in releases):
             continue
         for en, ja in name_pairs(name_en, name_ja):
             if re.search(r"[\[［]", en + ja):

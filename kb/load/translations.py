@@ -346,3 +346,31 @@ def fill_keyword_translations(db, lang: str, forms: SearchFormCache) -> None:
                          "name": translated, "key_en": key_en, "key": key,
                          "match": "|".join(forms.query(translated))})
     db.table("keyword_translations").insert_all(rows, batch_size=1000)
+
+
+# --- kb add --lang zh|ko ------------------------------------------------------------------
+
+def _reader(lang: str):
+    def read(path: Path, relative: str) -> list:
+        from ingest.cr_ko import parse_cr_ko_text
+        from ingest.cr_zh import parse_cr_zh_text
+
+        parse = {"zh": parse_cr_zh_text, "ko": parse_cr_ko_text}[lang]
+        return list(parse(read_source(path, relative).text, relative))
+    return read
+
+
+def _files(lang: str):
+    def files(corpus: Path) -> list:
+        from ..corpus import CorpusFile
+
+        return [CorpusFile(p, p.relative_to(corpus).as_posix()) for p in translation_files(corpus, lang)]
+    return files
+
+
+from ..languages import CRLanguage, register_language  # noqa: E402
+
+register_language(CRLanguage("zh", "Simplified Chinese", "Chinese CR", _files("zh"), _reader("zh"),
+                             lambda release: f"cr/zh/MagicCompRules_zh-Hans_{release}.txt"))
+register_language(CRLanguage("ko", "Korean", "Korean CR", _files("ko"), _reader("ko"),
+                             lambda release: f"cr/ko/MagicCompRules_KR_{release}.txt"))
