@@ -36,14 +36,16 @@ from __future__ import annotations
 
 import difflib
 import functools
-import json
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterator
 
-from ingest.records import SourceError
+from ingest.cards import CardRuling as IngestRuling
+from ingest.cards import ForgeFace, parse_forge_script, parse_jpname, parse_oracle_records
+from ingest.cards import OracleCard as IngestOracleCard
+from ingest.records import IngestProblem, SourceError
 
 from .model import (
     CARD_TYPES,
@@ -219,49 +221,45 @@ def _card(name: str, layout: Layout, faces: tuple[Face, ...], source: str, line:
 
 # ---------------------------------------------------------------- the three sources
 
-_RECORD = re.compile(r"<Card>(.*?)</Card>", re.DOTALL)
+def _records(parse: Any, path: Path, display: str) -> list[Any]:
+    """The records ``ingest.cards`` reads from a card file; the first error in it as :class:`SourceError`.
 
-
-def _field(record: str, tag: str) -> str | None:
-    m = re.search(rf"<{tag}>(.*?)</{tag}>", record, re.DOTALL)
-    return m.group(1).strip() if m else None
+    ``ingest.cards`` is the one reader of card files (the build's card tables
+    come from it too), so a file cut short or a cost no card can have is
+    reported as that file's ``path:line:``, before any scenario is blamed for
+    the card it could not find.
+    """
+    records = list(parse(path, display))
+    for r in records:
+        if isinstance(r, IngestProblem) and r.severity == "error":
+            raise SourceError(r.source, r.line, r.message)
+    return records
 
 
 def iter_oracle_records(path: Path, display: str) -> Iterator[tuple[OracleCard, list[CardRuling]]]:
-    """Cards and their rulings from an XML-like oracle file."""
-    text = path.read_text(encoding="utf-8").replace("\r\n", "\n")
-    for m in _RECORD.finditer(text):
-        record = m.group(1)
-        line = text.count("\n", 0, m.start()) + 1
-        name = _field(record, "Name")
-        type_line = _field(record, "Type")
-        if not name or type_line is None:
-            raise SourceError(display, line, "a <Card> record without <Name> or <Type>")
-        card = _card(name, Layout.NORMAL, (_face(name, _field(record, "ManaCost"), type_line,
-                                                 _field(record, "CardText") or "", FaceKind.NORMAL),),
-                     display, line)
-        rulings = []
-        block = _field(record, "Rulings")
-        if block:
-            first = line + record[: record.index("<Rulings>")].count("\n")
-            for offset, ruling in enumerate(block.split("\n")):
-                rm = re.match(r"(\d{4})/(\d{2})/(\d{2}): (.*)", ruling)
-                if not rm:
-                    raise SourceError(display, first + offset, f"a ruling without a date: {ruling[:60]!r}")
-                rulings.append(CardRuling(name, f"{rm[1]}-{rm[2]}-{rm[3]}", rm[4], display, first + offset))
-        yield card, rulings
+    """Cards and their rulings from an XML-like oracle file (read by :func:`ingest.cards.parse_oracle_records`)."""
+    records = _records(parse_oracle_records, path, display)
+    rulings: dict[str, list[CardRuling]] = {}
+    for r in records:
+        if isinstance(r, IngestRuling):
+            rulings.setdefault(r.name, []).append(CardRuling(r.name, r.date, r.text, r.source, r.line))
+    for r in records:
+        if not isinstance(r, IngestOracleCard):
+            continue
+        if r.type_line is None:
+            raise SourceError(display, r.record_line or r.line, "a <Card> record without <Name> or <Type>")
+        card = _card(r.name, Layout.NORMAL, (_face(r.name, r.mana_cost, r.type_line, r.text or "", FaceKind.NORMAL,
+                                                   r.power, r.toughness),), display, r.record_line or r.line)
+        yield card, rulings.get(r.name, [])
 
 
 def read_forge_script(path: Path, display: str) -> OracleCard:
-    """A card from a Forge script; ``ALTERNATE`` starts the second face."""
-    sections: list[dict[str, str]] = [{}]
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        if raw.strip() == "ALTERNATE":
-            sections.append({})
-        elif ":" in raw:
-            key, _, value = raw.partition(":")
-            sections[-1].setdefault(key.strip(), value.strip())
-    mode = sections[0].get("AlternateMode", "").lower()
+    """A card from a Forge script (read by :func:`ingest.cards.parse_forge_script`); ``ALTERNATE`` starts
+    the second face."""
+    faces_read = [r for r in _records(parse_forge_script, path, display) if isinstance(r, ForgeFace)]
+    if not faces_read:
+        raise SourceError(display, None, "a Forge script without a face")
+    mode = (faces_read[0].alternate_mode or "").lower()
     layout = {"": Layout.NORMAL, "adventure": Layout.ADVENTURE, "omen": Layout.OMEN,
               "modal": Layout.MODAL_DFC, "split": Layout.SPLIT}.get(mode)
     if layout is None:
@@ -270,13 +268,10 @@ def read_forge_script(path: Path, display: str) -> OracleCard:
              Layout.OMEN: [FaceKind.NORMAL, FaceKind.OMEN], Layout.MODAL_DFC: [FaceKind.FRONT, FaceKind.BACK],
              Layout.SPLIT: [FaceKind.LEFT, FaceKind.RIGHT]}[layout]
     faces = []
-    for section, kind in zip(sections, kinds):
-        if "Name" not in section or "Types" not in section:
-            raise SourceError(display, None, "a Forge script section without Name: or Types:")
-        power, _, toughness = section.get("PT", "").partition("/")
-        cost = section.get("ManaCost")
-        faces.append(_face(section["Name"], None if cost in (None, "no cost") else cost, section["Types"],
-                           section.get("Oracle", "").replace("\\n", "\n"), kind, power or None, toughness or None))
+    for f, kind in zip(faces_read, kinds):
+        if f.type_line is None:
+            raise SourceError(display, f.line, "a Forge script section without Name: or Types:")
+        faces.append(_face(f.name, f.mana_cost, f.type_line, f.text or "", kind, f.power, f.toughness))
     name = " // ".join(f.name for f in faces) if layout is Layout.SPLIT else faces[0].name
     return _card(name, layout, tuple(faces), display, 1)
 
@@ -360,10 +355,12 @@ def load_card_pool(corpus: Path, cards_toml: Path = CARDS_TOML) -> CardPool:
                 continue
             cards[card.name] = card
     japanese: dict[str, str] = {}
-    names_file = corpus / "cards" / "jpname_20250920.json"
-    if names_file.exists():
-        japanese = {k: v for k, v in json.loads(names_file.read_text(encoding="utf-8")).items()
-                    if v and v != "undefined"}
+    for names_file in sorted((corpus / "cards").glob("jpname*.json")):
+        for r in parse_jpname(names_file, names_file.relative_to(corpus).as_posix()):
+            if isinstance(r, IngestProblem):
+                warnings.append((r.source, r.line or 0, r.message))
+            elif r.name_ja:
+                japanese.setdefault(r.name_en, r.name_ja)
     aliases: dict[str, str] = {}
     for name, card in list(cards.items()):
         ja = card.name_ja or japanese.get(name)

@@ -110,6 +110,7 @@ def _steps() -> list[tuple[str, Callable[[BuildContext], None]]]:
         ("search index", lambda ctx: schema.finish_search_current(ctx.db)),
         ("executable rules", checks.load_checks),
         ("rule history", history.load_history),
+        ("card keywords", cards.link_card_keywords),
     ]
 
 

@@ -238,9 +238,12 @@ def main() -> None:  # pragma: no cover - console entry point
 
 # Commands defined in their own modules, registered here (one line each).
 def _register_commands() -> None:
+    from .cards import card_command, cards_command
     from .check import check
     from .history import diff_command, stale_command, trace_command
 
+    cli.add_command(card_command)
+    cli.add_command(cards_command)
     cli.add_command(check)
     cli.add_command(diff_command)
     cli.add_command(trace_command)

@@ -20,6 +20,7 @@ import asyncio
 from datasette import hookimpl
 
 from . import (
+    card_page,
     home,
     keyword_page,
     links,
@@ -51,7 +52,7 @@ def render_cell(row, value, column, table, database, datasette):
 
 @hookimpl
 def register_routes():
-    routes = home.ROUTES + rule_page.ROUTES + keyword_page.ROUTES + resolution.ROUTES + search_page.ROUTES
+    routes = home.ROUTES + card_page.ROUTES + rule_page.ROUTES + keyword_page.ROUTES + resolution.ROUTES + search_page.ROUTES
     if diff_page is not None:
         routes += diff_page.ROUTES
     return routes

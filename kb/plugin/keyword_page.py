@@ -207,6 +207,7 @@ def read_keyword(conn: sqlite3.Connection, path: str | None, name: str) -> dict:
         "is_current": release == newest_en,
         "numbers": numbers, "glossary": glossary, "wiki": wiki, "rule": rule,
         "rulings": rule["rulings"], "card_rulings": rule["card_rulings"], "cards": rule["cards"],
+        "card_count": rule.get("card_count"),
         "scenarios": list(scenarios.values()), "form": form, "missing": rule["missing"],
     }
 
