@@ -165,18 +165,31 @@ def read_card_text(path: str | Path, display_path: str | None = None) -> str:
     would silently turn into mojibake.
     """
     shown = display_path or str(path)
-    decoded = read_source(path, shown)
+    try:
+        decoded = read_source(path, shown)
+    except SourceError:
+        _not_utf8(Path(path), shown)
+        raise
     if decoded.encoding == "cp1252" and not decoded.compressed:
-        data = Path(path).read_bytes()
-        if _UTF8_MULTIBYTE.search(data):
-            try:
-                data.decode("utf-8")
-            except UnicodeDecodeError as e:
-                head = data[: e.start]
-                line = max(head.count(b"\n"), head.count(b"\r")) + 1
-                raise SourceError(shown, line, f"byte 0x{data[e.start]:02x} is not UTF-8, in a file that is UTF-8 "
-                                  "elsewhere: the file is damaged or mis-encoded (save it as UTF-8)") from None
+        _not_utf8(Path(path), shown)
     return decoded.text
+
+
+def _not_utf8(path: Path, shown: str) -> None:
+    """Raise :class:`SourceError` at the first byte that is not UTF-8 if the file is UTF-8 elsewhere."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return
+    if data[:2] == b"\x1f\x8b" or not _UTF8_MULTIBYTE.search(data):
+        return
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        head = data[: e.start]
+        line = max(head.count(b"\n"), head.count(b"\r")) + 1
+        raise SourceError(shown, line, f"byte 0x{data[e.start]:02x} is not UTF-8, in a file that is UTF-8 "
+                          "elsewhere: the file is damaged or mis-encoded (save it as UTF-8)") from None
 
 
 # ---------------------------------------------------------------- jpname
@@ -347,7 +360,7 @@ def _scan_careful(text: str, source: str) -> Iterator[tuple[int, Fields] | Inges
             yield IngestProblem(source, number, "warning", "oracle-stray-text",
                                 f"text outside any <Card> skipped: {stripped[:60]!r}")
     if card_lines is not None:
-        last = card_lines[-1][0] if card_lines else card_start
+        last = max((n for n, raw in card_lines if raw.strip()), default=card_start)
         yield IngestProblem(source, card_start, "error", "oracle-truncated",
                             f"the file ends inside the <Card> record that starts here (at line {last}): "
                             "the file is cut short; that record is skipped")
