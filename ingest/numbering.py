@@ -23,6 +23,8 @@ numbers to use, with a message for every repair or irregularity.
 ['505', '505.4', '505.5', '505.5a']
 >>> check_numbering(["702", "702.31", "702.33", "702.33a"])[0]  # a real gap stays
 ['702', '702.31', '702.33', '702.33a']
+>>> check_numbering(["702.86", "702.86a", "702.86", "702.87"])[0]  # a subrule that lost its letter
+['702.86', '702.86a', '702.86b', '702.87']
 >>> check_numbering(["100", "100.b", "100.1"])[0]  # nothing to repair it to: left for the caller
 ['100', '100.b', '100.1']
 """
@@ -114,6 +116,10 @@ def check_numbering(printed: list[str]) -> tuple[list[str], list[tuple[int, str]
             following = printed[i + 1] if i + 1 < len(printed) else ""
             if following[:-1] == expected and following[-1:].isalpha():
                 use = expected
+        elif (kind == "numbered" and number == numbered and letter and _next_letter(letter)
+              and printed[i + 1:i + 2] == [expected]):
+            # "702.86" again after 702.86a, and 702.87 next: the subrule 702.86b lost its letter.
+            use = f"{numbered}{_next_letter(letter)}"
         elif not in_place and kind != "rule" and expected and is_one_slip(number, expected):
             use = expected
         if use != number:

@@ -97,12 +97,14 @@ def _steps() -> list[tuple[str, Callable[[BuildContext], None]]]:
     """
     # Imported here so that a step's import errors name the step.
     from . import schema
-    from .load import cards, checks, cr, history, japanese, search_extra, wiki
+    from .load import cards, checks, cr, history, japanese, search_extra, translations, wiki
 
     return [
         ("schema", lambda ctx: schema.create_cr_tables(ctx.db)),
         ("English CR", cr.load_english_cr),
         ("Japanese CR", japanese.load_japanese_cr),
+        ("Chinese CR", translations.load_chinese_cr),
+        ("Korean CR", translations.load_korean_cr),
         ("cards", cards.load_cards),
         ("MTG Wiki", wiki.load_wiki),
         ("finish CR", lambda ctx: schema.finish_cr_tables(ctx.db)),

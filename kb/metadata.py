@@ -115,6 +115,24 @@ TABLES = {
         "facets": ["source", "release"],
         "label_column": "name_en",
     },
+    "rule_alignment": {
+        "title": "Translated rules and the English rules they translate",
+        "description": "Each Japanese, Chinese and Korean rule of a whole release and the English rule of the same release it translates (number_en). paired_by: number, or citations where a numbered rule's subrules differ between the languages and the rules they cite decide (the Japanese 805.10g is the English 805.10f); empty: no English counterpart.",
+        "facets": ["lang", "release", "paired_by"],
+        "label_column": "number",
+    },
+    "glossary_translations": {
+        "title": "Glossary pairs (English ↔ Chinese)",
+        "description": "Each glossary entry of a translation with its English entry of the same release. The Chinese glossary prints no English terms but keeps the English order: entries pair in order, anchored on the rules they cite (paired_by: order and citations, order, citations); empty where one side has no partner.",
+        "facets": ["lang", "release", "paired_by"],
+        "label_column": "term_en",
+    },
+    "keyword_translations": {
+        "title": "Keyword names in Chinese and Korean",
+        "description": "English ↔ Chinese and Korean names from the headings of rules 701 and 702 (paired through rule_alignment, or the English name a Korean heading prints) and from the glossary; search uses them so that 倾探 finds Discover and 찾기 Search. key and match are the segmented forms compared.",
+        "facets": ["lang", "source", "release"],
+        "label_column": "name_en",
+    },
     "printed_headings": {
         "title": "Headings as printed",
         "description": "Section, rule and titled numbered-rule headings exactly as the source prints them (701.23. 探す／Search; 702.189. 702.189. 火の技／Firebending), with file and line.",

@@ -41,6 +41,7 @@ import sqlite_utils
 from markupsafe import Markup, escape
 
 from .database import check_release
+from .translated_search import LANGUAGES as TRANSLATED, TranslatedNames, TranslatedQuery
 
 # Japanese text is matched word by word after segmentation (kb.japanese).
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uff66-\uff9f]")
@@ -401,15 +402,33 @@ def search(
     kinds = tuple(kinds) if kinds else None
     if kinds and not set(kinds) <= set(KINDS):
         raise ValueError(f"unknown kind of hit: {sorted(set(kinds) - set(KINDS))}; kinds are {', '.join(KINDS)}")
-    parsed = parse_query(query, KeywordNames.from_db(db) if across_languages else None)
-    if not parsed.expression:
+    names = KeywordNames.from_db(db) if across_languages else None
+    parsed = parse_query(query, names)
+    # Chinese and Korean (kb.translated_search): their own segmenters; a query in either
+    # is searched in English and Japanese by the keyword names it contains.
+    translated = TranslatedQuery(query, TranslatedNames.from_db(db) if across_languages else TranslatedNames([]))
+    if translated.english and (_has_hangul(query) or not any(len(g) > 1 for g in parsed.groups)):
+        # Korean, or Han characters Japanese names do not know (倾探): searched in English and
+        # Japanese by the English names the query holds.
+        parsed = parse_query(translated.english, names)
+    elif not translated.english and any(len(g) > 1 for g in parsed.groups):
+        # A Japanese (or English) keyword: Chinese and Korean are searched by its English name.
+        english = [next((a[0] for a in g if not has_japanese(a[0])), g[0][0]) for g in parsed.groups]
+        translated = TranslatedQuery(" ".join(english), translated.names)
+    translated_languages = _translated_languages(db)
+    languages = [lang] if lang else ["en", "ja", *translated_languages]
+    expressions = {lg: parsed.expression_for(lg) for lg in languages if lg in ("en", "ja")}
+    expressions.update({lg: translated.expression_for(lg) for lg in languages if lg in TRANSLATED})
+    expressions = {lg: e for lg, e in expressions.items() if e}
+    if not expressions:
         return []
     if release is not None:
         check_release(db, release, lang)
-    # One run per language when the languages need different expressions (see expression_for).
-    expressions = {lg: parsed.expression_for(lg) for lg in ([lang] if lang else ["en", "ja"])}
-    runs = [(None, parsed.expression)] if len(set(expressions.values())) == 1 and lang is None \
-        else list(expressions.items())
+    # One run per language when the languages need different expressions (see expression_for);
+    # one for all when only English and Japanese are searched and they need the same.
+    same = (lang is None and not translated_languages and set(expressions) == {"en", "ja"}
+            and len(set(expressions.values())) == 1)
+    runs = [(None, parsed.expression)] if same else list(expressions.items())
     fetch = limit * 2 if lang is None else limit
     rows = []
     for run_lang, expression in runs:
@@ -417,8 +436,8 @@ def search(
             params = {"query": expression, "lang": run_lang, "section": section, "limit": fetch,
                       "kinds": json.dumps(list(kinds)) if kinds else None}
             found = db.execute(current_sql(), params).fetchall()
-            # English snippets from FTS5 (Japanese ones are cut from the printed text below).
-            rowids = ",".join(str(int(r[6])) for r in found if r[2] != "ja")
+            # English snippets from FTS5 (the others are cut from the printed text below).
+            rowids = ",".join(str(int(r[6])) for r in found if r[2] == "en")
             snippets = dict(db.execute(CURRENT_SNIPPETS_SQL.format(rowids=rowids), {"query": expression})
                             .fetchall()) if rowids else {}
             rows += [Hit(*r[:6], snippets.get(r[6], r[5]), r[7], link=r[8]) for r in found]
@@ -443,6 +462,8 @@ def search(
         seen.add(key)
         if hit.lang == "ja" and parsed.japanese_keys:
             hit = replace(hit, snippet=_japanese_snippet(hit, parsed.japanese_keys))
+        elif hit.lang in TRANSLATED:
+            hit = replace(hit, snippet=_translated_snippet(hit, translated))
         out.append(hit)
         if len(out) == limit:
             break
@@ -458,6 +479,27 @@ def _japanese_snippet(hit: Hit, keys: set[str]) -> str:
     if hit.kind == "glossary" and hit.title:
         text = f"{hit.title}: {hit.text}"
     return highlight(text, keys, width=100, mark=(MARK_START, MARK_END))
+
+
+def _translated_snippet(hit: Hit, translated: TranslatedQuery) -> str:
+    """The snippet of a Chinese or Korean hit from its text as printed, matched words marked."""
+    from .translated_search import segmenter
+
+    text = hit.text if hit.text else (hit.title or "")
+    if hit.kind == "glossary" and hit.title:
+        text = f"{hit.title}: {hit.text}"
+    return segmenter(hit.lang).highlight(text, translated.content_keys(hit.lang), width=100,
+                                         mark=(MARK_START, MARK_END))
+
+
+def _has_hangul(text: str) -> bool:
+    return bool(re.search("[\uac00-\ud7a3]", text))
+
+
+def _translated_languages(db: sqlite_utils.Database) -> list[str]:
+    """The Chinese and Korean releases' languages the database has."""
+    return [lg for (lg,) in db.execute(
+        "select distinct lang from releases where lang in ('zh', 'ko') and completeness = 'whole'")]
 
 
 class _Pairing:

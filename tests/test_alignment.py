@@ -28,9 +28,11 @@ ONLY_IN_JAPANESE = {
                "in 20241108, so its 805.10g is the English 805.10f",
     ("712.9", 3): "the third example (Blackbloom Rogue and Moonmist) was dropped from the English in 20250919",
 }
-# Same number, different meaning: paired by number all the same, as the alignment must never guess.
+# Same number, different meaning: the numbers do not pair these; rule_alignment pairs them by the
+# rule both cite (kb.alignment), and the bilingual view follows it.
 SAME_NUMBER_DIFFERENT_RULE = {
-    "805.10f": "English: combat damage assignment; Japanese: damage assignment order (see 805.10g above)",
+    "805.10f": "English: combat damage assignment (cites 510.1); Japanese: damage assignment order, "
+               "removed from English in 20241108; the Japanese 805.10g (cites 510.1) is the English 805.10f",
 }
 # English glossary entries the Japanese glossary does not have.
 GLOSSARY_MISSING_IN_JAPANESE = {
@@ -105,7 +107,10 @@ def test_bilingual_view_pairs_by_release_and_number(bilingual_db):
     counts = dict(db.execute("select languages, count(*) from rules_bilingual group by languages").fetchall())
     assert counts == {"both": 3259, "en": 1, "ja": 1}
     only = dict(db.execute("select number, languages from rules_bilingual where languages != 'both'").fetchall())
-    assert only == {"610.5": "en", "805.10g": "ja"}
+    assert only == {"610.5": "en", "805.10f": "ja"}
+    row = next(db.query("select * from rules_bilingual where number = '805.10g'"))
+    assert (row["number_en"], row["paired_by"]) == ("805.10f", "citations")
+    assert row["text_en"].startswith("As the combat damage step begins") and "rule 510.1" in row["text_ja"]
     row = next(db.query("select * from rules_bilingual where release = '20260116' and number = '701.23'"))
     assert (row["title_en"], row["title_ja"], row["line_en"], row["line_ja"]) == ("Search", "探す", 3450, 1878)
     row = next(db.query("select * from rules_bilingual where number = '702.186'"))

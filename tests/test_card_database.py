@@ -217,7 +217,7 @@ def test_mis_encoded_set_file_names_the_byte_and_line(tmp_path, corpus):
     root = _mini_corpus(tmp_path, corpus, ["XLN"])
     path = root / "cards" / "oracle_sets" / "MtgOracle_XLN.txt"
     lines = path.read_bytes().split(b"\n")
-    lines[99] = lines[99] + b"\x9d"  # one byte that is not UTF-8 in a UTF-8 file
+    lines[99] = lines[99][:-1] + b"\x9d\r"  # one byte that is not UTF-8 in a UTF-8 file (line 100)
     path.write_bytes(b"\n".join(lines))
     with pytest.raises(BuildFailed, match=r"^cards/oracle_sets/MtgOracle_XLN\.txt:100: byte 0x9d is not UTF-8"):
         _load(root)

@@ -126,7 +126,7 @@ async def test_rule_page_language_switch_links_keep_the_release(ds):
 
 
 @pytest.mark.parametrize("query, status, message", [
-    pytest.param("show=fr", 400, "show must be both, en or ja, not 'fr'", id="show"),
+    pytest.param("show=fr", 400, "show must be both, en, ja, zh or ko, not 'fr'", id="show"),
     pytest.param("release=2026", 400, "release must be a date as YYYYMMDD, not '2026'", id="release-form"),
     pytest.param("release=20260101", 400, "no release '20260101'", id="release-unknown"),
 ])

@@ -67,7 +67,7 @@ def build(corpus, db, keep_going, quiet):
 @cli.command()
 @click.argument("number")
 @release_option
-@click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True)
+@click.option("--lang", type=click.Choice(["en", "ja", "zh", "ko"]), default="en", show_default=True)
 @db_option
 @json_option
 def rule(number, release, lang, db, as_json):
@@ -88,8 +88,8 @@ def rule(number, release, lang, db, as_json):
         echo_json([item.as_dict() for item in found])
         return
     for item in found:
-        # A Japanese character takes two columns of a terminal.
-        width = 50 if item.lang == "ja" else 100
+        # A Japanese, Chinese or Korean character takes two columns of a terminal.
+        width = 50 if item.lang in ("ja", "zh", "ko") else 100
         indent = "  " if item.kind == "subrule" and found[0].kind != "subrule" else ""
         head = f"{item.number}. {item.title}" if item.title else f"{item.number} {item.text}"
         click.secho(textwrap.fill(head, width, initial_indent=indent, subsequent_indent=indent + "  "),
@@ -97,7 +97,7 @@ def rule(number, release, lang, db, as_json):
         if item.title and item.text:
             click.echo(textwrap.fill(item.text, width, initial_indent=indent + "  ", subsequent_indent=indent + "  "))
         for example in item.examples:
-            label = "例：" if item.lang == "ja" else "Example: "
+            label = {"ja": "例：", "zh": "例如："}.get(item.lang, "Example: ")
             click.echo(textwrap.fill(label + example, width, initial_indent=indent + "    ",
                                      subsequent_indent=indent + "    "))
     click.echo(f"\n(release {found[0].release}, {found[0].lang})", err=True)
@@ -107,7 +107,7 @@ def rule(number, release, lang, db, as_json):
 @click.argument("query")
 @click.option("--section", help="Only rules under this number (7, 701, 701.57).")
 @release_option
-@click.option("--lang", type=click.Choice(["en", "ja", "any"]), default="any", show_default=True,
+@click.option("--lang", type=click.Choice(["en", "ja", "zh", "ko", "any"]), default="any", show_default=True,
               help="Language of the text searched.")
 @click.option("--limit", type=click.IntRange(1, 500), default=10, show_default=True)
 @click.option("--kind", "kinds", multiple=True, type=click.Choice(KINDS),
@@ -216,11 +216,15 @@ def problems(severity, release, db, as_json):
 @cli.command()
 @click.option("--port", "-p", type=click.IntRange(0, 65535), default=8001, show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--public", is_flag=True,
+              help="For a server on the internet: no arbitrary SQL, no download of the database "
+                   "file, no CSV streams of whole tables, a 1 s limit on each query.")
 @db_option
-def serve(port, host, db):
+def serve(port, host, public, db):
     """Serve the database with Datasette (read-only) and the kb plugin.
 
-    Example:
+    The database file is all it needs; for a server on the internet add
+    --public (and --host 0.0.0.0). Example:
 
         kb serve --port 8001
     """
@@ -229,7 +233,7 @@ def serve(port, host, db):
     path = db_path(db)
     if not path.exists():
         raise click.ClickException(f"no database at {path}; build it first with `kb build`")
-    serve_database(path, host=host, port=port)
+    serve_database(path, host=host, port=port, public=public)
 
 
 def main() -> None:  # pragma: no cover - console entry point

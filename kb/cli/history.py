@@ -42,7 +42,7 @@ def _wrap(text: str, indent: str = "    ") -> str:
 @click.argument("old", callback=_release_argument)
 @click.argument("new", callback=_release_argument)
 @click.option("--section", callback=_section_option, help="Only rules under this number (7, 701, 701.57).")
-@click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True)
+@click.option("--lang", type=click.Choice(["en", "ja", "zh", "ko"]), default="en", show_default=True)
 @db_option
 @json_option
 def diff_command(old, new, section, lang, db, as_json):
@@ -116,7 +116,7 @@ def _block_numbers(result, block) -> list[str]:
 @click.command("trace")
 @click.argument("number")
 @release_option
-@click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True)
+@click.option("--lang", type=click.Choice(["en", "ja", "zh", "ko"]), default="en", show_default=True)
 @click.option("--all-langs", is_flag=True, help="Show every language of the rule's lineage.")
 @db_option
 @json_option

@@ -11,14 +11,15 @@ The build step :func:`load_japanese_cr`:
    (``cr/ja/JPN_CR_<date>_glossary_dict.txt``), compares it with the CR file's
    glossary and keeps every difference as a problem; the file is listed in
    ``release_sources`` (not loaded: it is a second copy of the same glossary);
-3. builds the alignment: ``glossary_pairs`` (an English glossary entry and its
+3. builds the alignment: ``rule_alignment`` (:mod:`kb.alignment`), ``glossary_pairs`` (an English glossary entry and its
    Japanese one, by English term within a release), ``keyword_names`` (English
    name ↔ Japanese name, from the ``日本語／English`` titles of 701/702 and the
    glossary, used by cross-language search) and the views ``rules_bilingual``
    and ``examples_bilingual``.
 
-Alignment is by (release, number) only: a Japanese rule is never paired with
-an English rule of another release, because the same number can mean
+Alignment is within a release only, by number unless the citations of a
+numbered rule's subrules say otherwise (:mod:`kb.alignment`): a Japanese rule is
+never paired with an English rule of another release, because the same number can mean
 different things in two releases (Discover was 701.55, the number 701.55 is
 now Face a Villainous Choice).
 """
@@ -38,6 +39,7 @@ from ingest.records import GlossaryEntry, IngestProblem, Release, SourceError
 from ..build import BuildContext
 from ..japanese import search_form, segment_query
 from .cr import insert_records
+from .translations import create_translation_tables, fill_rule_alignment
 
 JAPANESE_TABLES: dict[str, dict] = {
     "printed_headings": dict(
@@ -63,7 +65,9 @@ JAPANESE_TABLES: dict[str, dict] = {
 
 # Every rule of a release that has both languages, side by side; a rule of only
 # one language has nulls for the other (610.5 is new in English 20260116 and not
-# yet translated). Joined on (release, number) and nothing else.
+# yet translated). Joined within a release only: by ``rule_alignment`` where the
+# build aligned the release (kb.alignment: the Japanese 805.10g is the English
+# 805.10f), else by number (rules quoted by wiki pages).
 RULES_BILINGUAL = """
 select ja.release, ja.number, ja.kind, ja.parent, ja.section,
        coalesce(en.title, ja.title_en) as title_en,
@@ -74,19 +78,26 @@ select ja.release, ja.number, ja.kind, ja.parent, ja.section,
        case when en.number is null then 'ja' else 'both' end as languages,
        coalesce(en.position, ja.position) as position,
        en.line as line_en, ja.line as line_ja, en.source as source_en, ja.source as source_ja,
-       (select completeness from releases r where r.release = ja.release and r.lang = 'ja') as completeness_ja
+       (select completeness from releases r where r.release = ja.release and r.lang = 'ja') as completeness_ja,
+       en.number as number_en, coalesce(a.paired_by, case when en.number is not null then 'number' end) as paired_by
 from rules ja
-left join rules en on en.release = ja.release and en.lang = 'en' and en.number = ja.number
+left join rule_alignment a on a.release = ja.release and a.lang = 'ja' and a.number = ja.number
+left join rules en on en.release = ja.release and en.lang = 'en'
+     and en.number = (case when a.number is null then ja.number else a.number_en end)
 where ja.lang = 'ja'
 union all
 select en.release, en.number, en.kind, en.parent, en.section, en.title, null, en.text, null, 'en',
        en.position, en.line, null, en.source, null,
-       (select completeness from releases r where r.release = en.release and r.lang = 'ja')
+       (select completeness from releases r where r.release = en.release and r.lang = 'ja'), en.number, null
 from rules en
 where en.lang = 'en'
   and en.release in (select release from releases where lang = 'ja' and completeness = 'whole')
+  and not exists (select 1 from rule_alignment a where a.release = en.release and a.lang = 'ja'
+                  and a.number_en = en.number)
   and not exists (select 1 from rules ja where ja.release = en.release and ja.lang = 'ja'
-                  and ja.number = en.number)
+                  and ja.number = en.number
+                  and not exists (select 1 from rule_alignment a where a.release = ja.release
+                                  and a.lang = 'ja' and a.number = ja.number))
 """
 
 EXAMPLES_BILINGUAL = """
@@ -124,6 +135,7 @@ def load_japanese_cr(ctx: BuildContext) -> None:
     db = ctx.db
     for name, spec in JAPANESE_TABLES.items():
         db.table(name).create(**spec, if_not_exists=True)
+    create_translation_tables(db)
     files = japanese_cr_files(ctx.corpus)
     if not files:
         ctx.source_failed(SourceError(str(ctx.corpus / "cr" / "ja"), None,
@@ -165,6 +177,8 @@ def load_japanese_cr(ctx: BuildContext) -> None:
             db.table("release_sources").insert({**source_row, "release": release.release, "used": 1,
                                           "same_as_used": 1})
             glossaries[release.release] = [g for g in records if isinstance(g, GlossaryEntry)]
+            if db.execute("select 1 from releases where release = ? and lang = 'en'", [release.release]).fetchone():
+                fill_rule_alignment(db, release.release, "ja")
     for path in japanese_glossary_files(ctx.corpus):
         _check_glossary_copy(ctx, path, glossaries)
     fill_glossary_pairs(ctx)

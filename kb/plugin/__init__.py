@@ -11,6 +11,11 @@ Pages: ``rule_page`` (``/-/rules/<number>``), ``keyword_page``
 actions and the main tables). ``templates/base.html`` puts the search box on
 every page; ``static/kb.css`` and ``static/kb.js`` (optional: the pages work
 without it) are added to every page.
+
+Serving safely: ``errors`` answers every exception with our page and one log
+line, ``guard`` refuses open-redirect paths and writes before Datasette sees
+them, ``connection_limits`` caps what one SQL function call may build, and
+``bounded`` puts the pages' own database work under a time limit.
 """
 
 from __future__ import annotations
@@ -21,6 +26,10 @@ from datasette import hookimpl
 
 from . import (
     card_page,
+    connection_limits,
+    contents_page,
+    errors,
+    guard,
     home,
     keyword_page,
     links,
@@ -43,6 +52,17 @@ def prepare_connection(conn):
     # trylast: our escape_fts must replace Datasette's own, registered by its
     # built-in prepare_connection, so the table search box segments Japanese.
     sql_functions.register(conn)
+    connection_limits.apply_limits(conn)
+
+
+@hookimpl
+def handle_exception(datasette, request, exception):
+    return errors.handle_exception(datasette, request, exception)
+
+
+@hookimpl
+def asgi_wrapper(datasette):
+    return guard.asgi_wrapper(datasette)
 
 
 @hookimpl
@@ -52,7 +72,7 @@ def render_cell(row, value, column, table, database, datasette):
 
 @hookimpl
 def register_routes():
-    routes = home.ROUTES + card_page.ROUTES + rule_page.ROUTES + keyword_page.ROUTES + resolution.ROUTES + search_page.ROUTES
+    routes = home.ROUTES + contents_page.ROUTES + card_page.ROUTES + rule_page.ROUTES + keyword_page.ROUTES + resolution.ROUTES + search_page.ROUTES
     if diff_page is not None:
         routes += diff_page.ROUTES
     return routes
@@ -70,9 +90,26 @@ def extra_js_urls(datasette):
 
 @hookimpl
 def startup():
+    # Ours answers every error; Datasette's would still print a rich traceback for each 404.
+    errors.quiet_default_handler()
+
     async def inner():
-        # Read the card pool and scenarios before the first run is asked for.
         loop = asyncio.get_running_loop()
+        # The segmenters load their dictionaries and models on first use (Kiwi takes seconds):
+        # load them before the server accepts a request, or the first searches run past their
+        # time limit. Then read the card pool and scenarios before the first run is asked for.
+        await loop.run_in_executor(None, warm_segmenters)
         loop.run_in_executor(None, resolution.warm)
 
     return inner
+
+
+def warm_segmenters() -> None:
+    """Segment a word in each language once, so every dictionary and model is loaded."""
+    import importlib
+
+    for module, word in (("kb.japanese", "発見"), ("kb.chinese", "倾探"), ("kb.korean", "탐색")):
+        try:
+            importlib.import_module(module).search_form(word)
+        except ImportError:  # a segmenter that is not installed: its language is searched without it
+            pass

@@ -17,6 +17,8 @@ from datasette.utils.asgi import Response
 from kb.database import UnknownRelease
 from kb.diff import diff_releases
 
+from .bounded import execute_bounded
+
 _RELEASE = re.compile(r"\d{8}")
 _SECTION = re.compile(r"\d(?:\d\d(?:\.\d+[a-z]?)?)?")
 # Rows shown per group on the HTML page (the 2009 renumbering moved over a thousand).
@@ -81,7 +83,7 @@ async def diff_view(datasette, request):
         return releases, result
 
     try:
-        releases, result = await db.execute_fn(run)
+        releases, result = await execute_bounded(db, run, what="this diff")
     except (BadParameter, UnknownRelease) as e:
         return await _error(datasette, request, as_json, str(e), params)
     if as_json:
@@ -96,8 +98,12 @@ async def diff_view(datasette, request):
 async def _error(datasette, request, as_json, message, params):
     if as_json:
         return Response.json({"ok": False, "error": message}, status=400)
+    # The form stays usable after a bad release: its pickers list the releases as always.
+    lang = params.get("lang") or "en"
+    releases = await datasette.get_database().execute_fn(lambda conn: _releases(conn, lang))
     html = await datasette.render_template(
-        "kb_diff.html", {"diff": None, "params": params, "releases": [], "shown": SHOWN, "error": message},
+        "kb_diff.html", {"diff": None, "params": params or {"lang": lang}, "releases": releases,
+                         "shown": SHOWN, "error": message},
         request=request)
     return Response.html(html, status=400)
 

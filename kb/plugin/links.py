@@ -221,14 +221,14 @@ def _release_of(row) -> str | None:
             value = row[key]
         except (KeyError, IndexError, TypeError):
             continue
-        if isinstance(value, str) and value.isdigit():
+        if isinstance(value, str) and re.fullmatch(r"[0-9]{8}", value):
             return value
     return None
 
 
 def render_rule_links(row, value, column, table, datasette):
     """Rule numbers in a text cell (or a number column) as links; ``None`` when there are none."""
-    if not isinstance(value, str) or not value or table is None:
+    if not isinstance(value, str) or not value:
         return None
     release = _release_of(row)
     if column in _NUMBER_COLUMNS and _NUMBER_CELL.fullmatch(value):
@@ -244,8 +244,10 @@ def render_cell_links(row, value, column, table, database, datasette):
     Card names need the card index, read once per database; until it is read
     this returns an awaitable (Datasette 0.65 and 1.0 both await one).
     """
-    if not isinstance(value, str) or not value or table is None or database is None:
+    if not isinstance(value, str) or not value or database is None:
         return None
+    if table is None:  # a canned query or SQL: rule numbers of its rows link as in a table
+        return render_rule_links(row, value, column, table, datasette)
     wants_cards = (table in _CARD_TABLES and column in _CARD_COLUMNS and not (table == "cards" and column != "other_face")) \
         or (table in _CARD_TEXT_TABLES and column == "text")
     if not wants_cards:

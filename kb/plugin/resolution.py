@@ -467,7 +467,7 @@ def _whole(args, name: str, low: int, high: int, default: int | None) -> int:
         if default is None:
             raise BadParameter(f"{name} is required: a whole number from {low} to {high}")
         return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
+    if not re.fullmatch(r"[0-9]{1,9}", raw) or not low <= int(raw) <= high:  # isdigit() takes ² and ①
         raise BadParameter(f"{name} must be a whole number from {low} to {high}, not {raw!r}")
     return int(raw)
 

@@ -35,10 +35,13 @@ from kb.database import RuleNotFound, UnknownRelease, check_release
 from kb.rules import RuleView
 
 from . import links
+from .bounded import execute_bounded
 
 NUMBER = r"(?P<number>\d(?:\d\d(?:\.\d+[a-z]?)?)?)"
 _RELEASE = re.compile(r"\d{8}")
-SHOW = ("both", "en", "ja")
+SHOW = ("both", "en", "ja", "zh", "ko")
+# The languages a page can show, two side by side (?with=zh: English and Chinese).
+LANGUAGES = {"en": "English", "ja": "日本語", "zh": "中文", "ko": "한국어"}
 # Lists on a page are cut at this many entries (the JSON says how many there were).
 MAX_LIST = 200
 # A rule with more rows than this (701 has some 290, 702 some 760) is shown as contents: its
@@ -80,16 +83,26 @@ class PageCache:
 
 
 CACHE = PageCache()
+MISSES = PageCache(256)
 
 
 async def cached_read(db, key: tuple, read: Callable[[sqlite3.Connection], Any]) -> Any:
     """``read(conn)`` in Datasette's executor, kept per process when the database is immutable."""
     if db.is_mutable:
-        return await db.execute_fn(read)
+        return await execute_bounded(db, read)
     full_key = (db.path, *key)
     value = CACHE.get(full_key)
     if value is None:
-        value = await db.execute_fn(read)
+        missing = MISSES.get(full_key)
+        if missing is not None:
+            raise type(missing)(*missing.args)   # a fresh one: no traceback piles up on it
+        try:
+            value = await execute_bounded(db, read)
+        except LookupError as e:
+            # Not found in an immutable database stays not found: answer the next asker at once
+            # (kept apart, so a flood of missing pages can't push real pages out of CACHE).
+            MISSES.put(full_key, e)
+            raise
         CACHE.put(full_key, value)
     return value
 
@@ -201,10 +214,11 @@ def _lineage_map(conn, lang: str, release: str, numbers: list[str]) -> dict[str,
         [lang, release, *numbers])}
 
 
-def _pair_rows(primary_lang: str, primary: list, other: list, partner: dict[str, str]) -> list[dict]:
+def _pair_rows(primary_lang: str, primary: list, other: list, partner: dict[str, str],
+               other_lang: str | None = None) -> list[dict]:
     """One row per subrule: the primary language's rows in order, the other's beside them
     (``partner``: other number → primary number), rows only the other has after their predecessor."""
-    other_lang = "ja" if primary_lang == "en" else "en"
+    other_lang = other_lang or ("ja" if primary_lang == "en" else "en")
     rows = [{"number": v.number, "depth": _depth(v.number), primary_lang: _view(v), other_lang: None}
             for v in primary]
     at = {r["number"]: i for i, r in enumerate(rows)}
@@ -427,8 +441,28 @@ def _elsewhere(conn, number: str, release: str, lang: str, tables: set[str]) -> 
     return "; search for it at /-/search"
 
 
+def _aligned_partner(conn, tables: set[str], release: str, lang: str, other_lang: str,
+                     other: list[RuleView]) -> dict[str, str]:
+    """other number → our number within one release: by ``rule_alignment`` where the build aligned
+    the translation (the Japanese 805.10g is the English 805.10f), else by number."""
+    partner = {v.number: v.number for v in other}
+    if "rule_alignment" not in tables or {lang, other_lang} == {lang} or "en" not in (lang, other_lang):
+        return partner
+    translation = other_lang if lang == "en" else lang
+    rows = conn.execute("select number, number_en from rule_alignment where release = ? and lang = ?",
+                        [release, translation]).fetchall()
+    if not rows:
+        return partner
+    to_en = dict(rows)
+    if other_lang == translation:
+        return {v.number: to_en.get(v.number) for v in other}
+    from_en = {en: n for n, en in rows if en}
+    return {v.number: from_en.get(v.number) for v in other}
+
+
 def _other_language(db: sqlite_utils.Database, releases: dict, tables: set[str], number: str, release: str,
-                    lang: str, primary: list[RuleView]) -> tuple[str | None, list[RuleView], dict[str, str], str | None]:
+                    lang: str, primary: list[RuleView], other_lang: str | None = None
+                    ) -> tuple[str | None, list[RuleView], dict[str, str], str | None]:
     """The rule in the other language: ``(its release, its rows, other number → our number, a note)``.
 
     The same release when it has that language; else the newest whole release of that language not
@@ -436,13 +470,18 @@ def _other_language(db: sqlite_utils.Database, releases: dict, tables: set[str],
     """
     conn = db.conn
     numbers = [v.number for v in primary]
-    other_lang = "ja" if lang == "en" else "en"
-    language = "Japanese" if other_lang == "ja" else "English"
+    other_lang = other_lang or ("ja" if lang == "en" else "en")
+    language = {"ja": "Japanese", "zh": "Chinese", "ko": "Korean"}.get(other_lang, "English")
     if release in releases.get(other_lang, {}):
         other = _find(db, number, release, other_lang)
+        if not other and "rule_alignment" in tables and lang == "en":
+            # The rule under another number in the translation (805.10f is the Japanese 805.10g).
+            row = conn.execute("select number from rule_alignment where release = ? and lang = ? and number_en = ?",
+                               [release, other_lang, number]).fetchone()
+            other = _find(db, row[0], release, other_lang) if row else []
         # A release known only from a quoted excerpt lacks most rules: then the newest whole one.
         if other or releases[other_lang][release] == "whole":
-            return release, other, {v.number: v.number for v in other}, None
+            return release, other, _aligned_partner(conn, tables, release, lang, other_lang, other), None
     other_release = newest_whole(releases, other_lang, not_after=release)
     if other_release is None:
         whole = sorted(r for r, c in releases.get(other_lang, {}).items() if c == "whole")
@@ -466,36 +505,48 @@ def _other_language(db: sqlite_utils.Database, releases: dict, tables: set[str],
     return other_release, other, partner, note
 
 
-def read_rule(conn: sqlite3.Connection, path: str | None, number: str, release: str | None) -> dict:
-    """Everything the rule page shows, as plain data. Raises ``UnknownRelease`` or ``RuleNotFound``."""
+def read_rule(conn: sqlite3.Connection, path: str | None, number: str, release: str | None,
+              pair: tuple[str, str] | None = None) -> dict:
+    """Everything the rule page shows, as plain data. Raises ``UnknownRelease`` or ``RuleNotFound``.
+
+    ``pair`` is the two languages side by side (default English and Japanese); the first is the
+    page's language when the release has it."""
     from . import resolution
 
     db = sqlite_utils.Database(conn)
     tables = table_names(conn)
     releases = release_index(conn)
     if release is None:
-        release = newest_whole(releases, "en") or newest_whole(releases, "ja")
+        release = (newest_whole(releases, pair[0]) if pair else None) or newest_whole(releases, "en") \
+            or newest_whole(releases, "ja")
         if release is None:
             raise UnknownRelease("the database has no release; run `kb build`")
-    if release in releases.get("en", {}):
+    first, second = pair or ("en", "ja")
+    if release in releases.get(first, {}):
+        lang = first
+    elif release in releases.get(second, {}):
+        lang, second = second, first
+    elif release in releases.get("en", {}):
         lang = "en"
-    elif release in releases.get("ja", {}):
-        lang = "ja"
     else:
         check_release(db, release)
         lang = "en"
+    if second == lang:
+        second = "ja" if lang == "en" else "en"
     primary = _find(db, number, release, lang)
-    if not primary and lang == "en" and release in releases.get("ja", {}):
-        # A rule only the Japanese text of the release has (805.10g, which English removed).
-        lang = "ja"
+    if not primary and lang == "en" and release in releases.get(second, {}):
+        # A rule only the translation of the release has (the Japanese 805.10f, which English removed).
+        lang, second = second, "en"
         primary = _find(db, number, release, lang)
-        lang = lang if primary else "en"
+        if not primary:
+            lang, second = "en", lang
     if not primary:
         raise RuleNotFound(f"no rule {number} in release {release} ({lang})" + _elsewhere(conn, number, release, lang, tables))
     numbers = [v.number for v in primary]
-    other_lang = "ja" if lang == "en" else "en"
-    other_release, other, partner, note = _other_language(db, releases, tables, number, release, lang, primary)
-    rows = _pair_rows(lang, primary, other, partner)
+    other_lang = second
+    other_release, other, partner, note = _other_language(db, releases, tables, number, release, lang, primary,
+                                                          other_lang)
+    rows = _pair_rows(lang, primary, other, partner, other_lang)
     contents = None
     if len(rows) > MAX_ROWS:
         for depth in (2, 1, 0):
@@ -506,7 +557,7 @@ def read_rule(conn: sqlite3.Connection, path: str | None, number: str, release: 
                 break
     head_views = {lang: primary[0], other_lang: other[0] if other and partner.get(other[0].number) == primary[0].number else None}
     data: dict[str, Any] = {
-        "ok": True, "number": primary[0].number, "release": release, "lang": lang,
+        "ok": True, "number": primary[0].number, "release": release, "lang": lang, "langs": [lang, other_lang],
         "releases": {lang: release, other_lang: other_release},
         "title": {k: (v.title if v else None) for k, v in head_views.items()},
         "note": note, "rows": rows, "contents": contents, "missing": [],
@@ -568,15 +619,34 @@ def parse_rule_args(args) -> dict:
     >>> parse_rule_args({"show": "fr"})
     Traceback (most recent call last):
     ...
-    kb.plugin.rule_page.BadParameter: show must be both, en or ja, not 'fr'
+    kb.plugin.rule_page.BadParameter: show must be both, en, ja, zh or ko, not 'fr'
+    >>> parse_rule_args({"with": "zh"})
+    {'release': None, 'show': 'both', 'pair': ('en', 'zh')}
+    >>> parse_rule_args({"lang": "zh", "with": "zh"})
+    Traceback (most recent call last):
+    ...
+    kb.plugin.rule_page.BadParameter: lang and with must be two different languages, not 'zh' twice
     """
     release = (args.get("release") or "").strip() or None
     if release is not None and not _RELEASE.fullmatch(release):
         raise BadParameter(f"release must be a date as YYYYMMDD, not {release!r}")
     show = args.get("show") or "both"
     if show not in SHOW:
-        raise BadParameter(f"show must be both, en or ja, not {show!r}")
-    return {"release": release, "show": show}
+        raise BadParameter(f"show must be both, en, ja, zh or ko, not {show!r}")
+    pair = ("en", "ja")
+    if args.get("lang") or args.get("with"):
+        first, second = (args.get("lang") or "en"), (args.get("with") or "")
+        for value, name in ((first, "lang"), (second, "with")):
+            if value and value not in LANGUAGES:
+                raise BadParameter(f"{name} must be one of {', '.join(LANGUAGES)}, not {value!r}")
+        second = second or ("ja" if first == "en" else "en")
+        if second == first:
+            raise BadParameter(f"lang and with must be two different languages, not {first!r} twice")
+        pair = (first, second)
+    out = {"release": release, "show": show}
+    if pair != ("en", "ja"):
+        out["pair"] = pair
+    return out
 
 
 def _with_html(item: dict | None, datasette, release: str | None) -> dict | None:
@@ -592,8 +662,8 @@ def decorate(datasette, database: str, index: links.CardIndex, data: dict) -> di
     releases = data["releases"]
     page = dict(data)
     contents = data.get("contents")
-    page["rows"] = [{**row, "en": _with_html(row.get("en"), datasette, releases.get("en")),
-                     "ja": _with_html(row.get("ja"), datasette, releases.get("ja")),
+    langs = data.get("langs") or ["en", "ja"]
+    page["rows"] = [{**row, **{lg: _with_html(row.get(lg), datasette, releases.get(lg)) for lg in langs},
                      # As contents, a row links to its own page; else to its anchor on this one.
                      "href": links.rule_url(datasette, row["number"], data["release"])
                      if contents and row["number"] != data["number"] else f"#{row['number']}"}
@@ -631,15 +701,16 @@ async def rule_view(datasette, request):
         return await error_response(datasette, request, as_json, 400, str(e), title=f"Rule {number}")
     db = datasette.get_database()
     try:
-        data = await cached_read(db, ("rule", number, params["release"]),
-                                 lambda conn: read_rule(conn, db.path, number, params["release"]))
+        data = await cached_read(db, ("rule", number, params["release"], params.get("pair")),
+                                 lambda conn: read_rule(conn, db.path, number, params["release"], params.get("pair")))
     except UnknownRelease as e:
         return await error_response(datasette, request, as_json, 400, str(e), title=f"Rule {number}")
     except RuleNotFound as e:
         return await error_response(datasette, request, as_json, 404, str(e), title=f"Rule {number}")
     if as_json:
         return Response.json(data)
-    page = await page_context(datasette, request, db, data, params["show"], key=("rule", number, params["release"]))
+    page = await page_context(datasette, request, db, data, params["show"],
+                              key=("rule", number, params["release"], params.get("pair")))
     html = await datasette.render_template("kb_rule.html", page, request=request)
     return Response.html(html)
 
@@ -650,6 +721,22 @@ def switch_urls(request) -> dict[str, str]:
 
     kept = [(k, v) for k in request.args.keys() if k not in ("show", "_format") for v in request.args.getlist(k)]
     return {show: request.path + "?" + urlencode(kept + [("show", show)]) for show in SHOW}
+
+
+def language_picker(request, data: dict) -> dict:
+    """The two languages shown and the links that pick another pair (any two languages side by side)."""
+    from urllib.parse import urlencode
+
+    langs = data.get("langs") or ["en", "ja"]
+    kept = [(k, v) for k in request.args.keys() if k not in ("lang", "with", "show", "_format")
+            for v in request.args.getlist(k)]
+    choices = []
+    for lg, name in LANGUAGES.items():
+        if lg == langs[0]:
+            continue
+        choices.append({"lang": lg, "name": name, "current": lg == langs[1],
+                        "url": request.path + "?" + urlencode(kept + [("lang", langs[0]), ("with", lg)])})
+    return {"langs": langs, "names": [LANGUAGES.get(lg, lg) for lg in langs], "choices": choices}
 
 
 def json_url(request) -> str:
@@ -671,10 +758,52 @@ async def page_context(datasette, request, db, data: dict, show: str, key: tuple
     page = dict(decorated)
     page["show"] = show
     page["switch"] = switch_urls(request)
+    page["picker"] = language_picker(request, data)
     page["json_url"] = json_url(request)
     return page
 
 
+async def rule_by_name_view(datasette, request):
+    """``/-/rules/Discover``, ``/-/rules/発見``: a redirect to the rule's number in the release asked for
+    (the newest by default), or a 404 saying when the rule was there or which title is nearest."""
+    from urllib.parse import unquote, urlencode
+
+    from kb.rules import resolve_name
+
+    name = unquote(request.url_vars["name"]).strip()
+    as_json = wants_json(request)
+    try:
+        params = parse_rule_args(request.args)
+    except BadParameter as e:
+        return await error_response(datasette, request, as_json, 400, str(e), title=name)
+    if len(name) > 100:
+        return await error_response(datasette, request, as_json, 404,
+                                    "a rule is named by its number (701.57a) or a keyword title, not "
+                                    f"{len(name)} characters", title="Rule not found")
+    db = datasette.get_database()
+
+    def read(conn):
+        import sqlite_utils
+
+        from kb.database import newest_release
+
+        database = sqlite_utils.Database(conn)
+        release = params["release"] or newest_release(database)
+        check_release(database, release, "en")
+        return release, resolve_name(database, name, release)
+
+    try:
+        release, number = await cached_read(db, ("rule-name", name.casefold(), params["release"]), read)
+    except UnknownRelease as e:
+        return await error_response(datasette, request, as_json, 400, str(e), title=name)
+    except RuleNotFound as e:
+        return await error_response(datasette, request, as_json, 404, str(e), title=name)
+    kept = [(k, v) for k in request.args.keys() if k != "_format" for v in request.args.getlist(k)]
+    target = datasette.urls.path(f"/-/rules/{number}" + (".json" if as_json else ""))
+    return Response.redirect(target + ("?" + urlencode(kept) if kept else ""))
+
+
 ROUTES = [
     (rf"^/-/rules/{NUMBER}(?:\.(?P<format>json))?$", rule_view),
+    (r"^/-/rules/(?P<name>[^/]+?)(?:\.(?P<format>json))?$", rule_by_name_view),
 ]

@@ -20,6 +20,8 @@ from datasette.utils.asgi import Response
 from kb.database import UnknownRelease
 from kb.search import search
 
+from .bounded import execute_bounded
+
 CR_KINDS = ("rule", "example", "glossary")
 OTHER_KINDS = ("ruling", "card", "card ruling")
 
@@ -47,7 +49,7 @@ def parse_search_args(args) -> dict:
     if section is not None and not _SECTION.fullmatch(section):
         raise BadParameter(f"section must be a rule number such as 7, 701 or 701.57, not {section!r}")
     limit = args.get("limit") or "20"
-    if not limit.isdigit() or not 1 <= int(limit) <= 100:
+    if not re.fullmatch(r"[0-9]{1,9}", limit) or not 1 <= int(limit) <= 100:  # isdigit() takes ²
         raise BadParameter(f"limit must be a whole number from 1 to 100, not {limit!r}")
     return {"q": q, "lang": None if lang == "any" else lang, "release": release,
             "section": section, "limit": int(limit)}
@@ -92,7 +94,7 @@ async def search_view(datasette, request):
         return hits, others, keyword
 
     try:
-        hits, others, keyword = await db.execute_fn(run)
+        hits, others, keyword = await execute_bounded(db, run, what="this search")
     except UnknownRelease as e:
         if as_json:
             return Response.json({"ok": False, "error": str(e)}, status=400)

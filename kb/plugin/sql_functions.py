@@ -13,7 +13,11 @@ from kb.search import fts_query
 
 
 def _fts_query(value):
-    return fts_query(value) if isinstance(value, str) else value
+    if not isinstance(value, str):
+        return value
+    # An empty MATCH is an FTS5 syntax error; the empty phrase matches nothing, so a canned search
+    # query opened without a query shows its form instead of a 400.
+    return fts_query(value) or '""'
 
 
 def register(conn) -> None:

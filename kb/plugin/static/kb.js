@@ -12,7 +12,7 @@
     if (!blocks.length) return;
     event.preventDefault();
     blocks.forEach(function (block) {
-      block.classList.remove("kb-show-both", "kb-show-en", "kb-show-ja");
+      block.classList.remove("kb-show-both", "kb-show-en", "kb-show-ja", "kb-show-zh", "kb-show-ko");
       block.classList.add("kb-show-" + show);
     });
     document.querySelectorAll(".kb-lang-switch a[data-show]").forEach(function (a) {

@@ -1,0 +1,55 @@
+"""Database work of the plugin's pages under a time limit, as Datasette bounds its own SQL.
+
+``db.execute_fn`` runs a function on a read connection with no limit at all;
+:func:`execute_bounded` runs it with an SQLite progress handler that stops
+every statement once the deadline has passed, and raises :class:`WorkTooLong`
+(answered as a 400 with a sentence by :mod:`kb.plugin.errors`). Pure Python
+work inside the function is not interrupted, so callers bound their inputs
+(query length, number of terms) as well.
+
+>>> from kb.sqlite import sqlite3
+>>> conn = sqlite3.connect(":memory:")
+>>> slow = "with recursive n(i) as (select 1 union all select i + 1 from n) select count(*) from n"
+>>> run_bounded(conn, lambda c: c.execute(slow).fetchone(), 50, "counting")
+Traceback (most recent call last):
+...
+kb.plugin.bounded.WorkTooLong: counting took longer than 50 ms and was stopped; ask for less
+>>> run_bounded(conn, lambda c: c.execute("select 1").fetchone(), 50, "one")
+(1,)
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from kb.sqlite import sqlite3
+
+#: Default limit for one page's database work, as Datasette's ``sql_time_limit_ms`` for SQL.
+PAGE_TIME_LIMIT_MS = 2000
+# SQLite calls the handler every this many virtual-machine instructions.
+_STEPS = 2000
+
+
+class WorkTooLong(Exception):
+    """A page's database work ran past its time limit; the message says what to change."""
+
+
+def run_bounded(conn, fn: Callable[[Any], Any], ms: int, what: str) -> Any:
+    """``fn(conn)`` with every SQLite statement stopped after ``ms`` milliseconds in all."""
+    deadline = time.monotonic() + ms / 1000
+    conn.set_progress_handler(lambda: time.monotonic() > deadline, _STEPS)
+    try:
+        return fn(conn)
+    except sqlite3.OperationalError as e:
+        if "interrupted" in str(e):
+            raise WorkTooLong(f"{what} took longer than {ms} ms and was stopped; ask for less") from None
+        raise
+    finally:
+        conn.set_progress_handler(None, _STEPS)
+
+
+async def execute_bounded(db, fn: Callable[[Any], Any], *, ms: int = PAGE_TIME_LIMIT_MS,
+                          what: str = "this page") -> Any:
+    """``db.execute_fn(fn)`` under a time limit (see :func:`run_bounded`)."""
+    return await db.execute_fn(lambda conn: run_bounded(conn, fn, ms, what))
