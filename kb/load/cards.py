@@ -41,7 +41,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from ingest.card_identity import Card, assemble_cards
-from ingest.cards import CardName, card_files, parse_card_file
+from ingest.cards import CardName, ForgeFace, OracleCard, card_files, parse_card_file
 from ingest.records import IngestProblem, SourceError
 
 from ..build import BuildContext, insert_rows
@@ -258,6 +258,7 @@ def load_cards(ctx: BuildContext) -> None:
         return
     records, kinds = parse_all(ctx)
     names: list[CardName] = []
+    in_data: set[str] = set()
     for r in records:
         if isinstance(r, IngestProblem):
             if r.code in ("oracle-truncated", "oracle-unclosed-card", "oracle-unclosed-tag"):
@@ -266,12 +267,29 @@ def load_cards(ctx: BuildContext) -> None:
                 ctx.problems.append(r)
         elif isinstance(r, CardName):
             names.append(r)
-    cards = assemble_cards(records, kinds=kinds, problems=ctx.problems)
-    _insert_cards(ctx, cards, names)
+        elif isinstance(r, (OracleCard, ForgeFace)):
+            in_data.add(r.name)
+    # The Japanese names' search forms (SudachiPy, ~50 µs each) are made in a worker while this
+    # process assembles the cards.
+    wanted = sorted({n.name_ja for n in names if n.name_ja and n.name_en in in_data})
+    with ProcessPoolExecutor(1) if len(wanted) > 1000 and (os.cpu_count() or 1) > 1 else _InProcess() as pool:
+        forms = pool.submit(_search_forms, wanted)
+        cards = assemble_cards(records, kinds=kinds, problems=ctx.problems)
+        search_forms = forms.result()
+    _insert_cards(ctx, cards, names, search_forms)
 
 
-def _insert_cards(ctx: BuildContext, cards: list[Card], names: list[CardName]) -> None:
+def _search_forms(names: list[str]) -> dict[str, str]:
     from ..japanese import search_form
+
+    return {name: search_form(name) for name in names}
+
+
+def _insert_cards(ctx: BuildContext, cards: list[Card], names: list[CardName],
+                  search_forms: dict[str, str] | None = None) -> None:
+    from ..japanese import search_form
+
+    forms = search_forms or {}
 
     db = ctx.db
     listed: dict[str, CardName] = {}
@@ -305,7 +323,7 @@ def _insert_cards(ctx: BuildContext, cards: list[Card], names: list[CardName]) -
         card_rows.append((
             card_id, card.name, ja, "jpname" if ja else None, card.mana_cost, card.mana_value, card.type_line,
             card.text, main.power, main.toughness, main.loyalty, card.other_face, card.layout,
-            _json(sorted(set(printing_sets))), _json(sources), search_form(ja) if ja else None,
+            _json(sorted(set(printing_sets))), _json(sources), (forms.get(ja) or search_form(ja)) if ja else None,
             card.full_name, card.name_zh, _json(list(main.types.supertypes)), _json(list(main.types.types)),
             _json(list(main.types.subtypes)), "".join(card.colors), "".join(card.color_identity),
             "".join(main.color_indicator) or None, _json(dict(card.legalities)), len(card.printings),
