@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ingest.cards import CardRuling as IngestRuling
-from ingest.cards import ForgeFace, parse_forge_script, parse_jpname, parse_oracle_records
+from ingest.cards import CardName, ForgeFace, parse_forge_script, parse_jpname, parse_oracle_records
 from ingest.cards import OracleCard as IngestOracleCard
 from ingest.records import IngestProblem, SourceError
 
@@ -356,11 +356,11 @@ def load_card_pool(corpus: Path, cards_toml: Path = CARDS_TOML) -> CardPool:
             cards[card.name] = card
     japanese: dict[str, str] = {}
     for names_file in sorted((corpus / "cards").glob("jpname*.json")):
-        for r in parse_jpname(names_file, names_file.relative_to(corpus).as_posix()):
-            if isinstance(r, IngestProblem):
-                warnings.append((r.source, r.line or 0, r.message))
-            elif r.name_ja:
-                japanese.setdefault(r.name_en, r.name_ja)
+        for entry in parse_jpname(names_file, names_file.relative_to(corpus).as_posix()):
+            if isinstance(entry, IngestProblem):
+                warnings.append((entry.source, entry.line or 0, entry.message))
+            elif isinstance(entry, CardName) and entry.name_ja:
+                japanese.setdefault(entry.name_en, entry.name_ja)
     aliases: dict[str, str] = {}
     for name, card in list(cards.items()):
         ja = card.name_ja or japanese.get(name)

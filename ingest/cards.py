@@ -43,7 +43,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, Union
+from typing import Any, Iterable, Iterator, Union
 
 from .card_costs import mana_cost_from_forge, mana_value
 from .decoding import read_source
@@ -88,7 +88,7 @@ class OracleCard:
     number: str | None
     type_line: str | None
     mana_cost: str | None
-    mana_value: int | None
+    mana_value: int | float | None
     text: str | None
     power: str | None
     toughness: str | None
@@ -134,7 +134,7 @@ class ForgeFace:
     face: int  # 1 for the main face, 2 for the ALTERNATE face
     name: str
     mana_cost: str | None
-    mana_value: int | None
+    mana_value: int | float | None
     type_line: str | None
     text: str | None
     power: str | None
@@ -439,7 +439,7 @@ def _oracle_card(fields: Fields, start: int, source: str) -> Iterator[CardRecord
     )
     if "Rulings" in fields:
         text, line = fields["Rulings"]
-        current: list | None = None
+        current: list[Any] | None = None
         for offset, raw in enumerate(text.split("\n")):
             rm = _RULING.match(raw)
             if rm:
@@ -497,7 +497,7 @@ def parse_forge_text(text: str, source: str) -> Iterator[CardRecord]:
     ...     "Name:Odd\\nManaCost:²\\nTypes:Instant\\n", "odd.txt")]
     ["odd.txt:2: error: unknown Forge mana symbol '²' in '²'; the face is kept without a mana cost", None]
     """
-    faces: list[dict] = [{"line": 1}]
+    faces: list[dict[str, Any]] = [{"line": 1}]
     for number, raw in enumerate(text.split("\n"), 1):
         stripped = raw.strip()
         if stripped == "ALTERNATE":
@@ -508,10 +508,10 @@ def parse_forge_text(text: str, source: str) -> Iterator[CardRecord]:
                 yield IngestProblem(source, number, "warning", "forge-stray-line",
                                     f"line without Key: skipped: {stripped[:60]!r}")
             continue
-        key, value = stripped.split(":", 1)
+        key, given = stripped.split(":", 1)
         face = faces[-1]
         if key not in face:
-            face[key] = (value, number)
+            face[key] = (given, number)
     mode = faces[0].get("AlternateMode", (None, 0))[0]
     card = faces[0].get("Name", (None, 0))[0]
     if card is None:
@@ -523,6 +523,8 @@ def parse_forge_text(text: str, source: str) -> Iterator[CardRecord]:
             continue
         name, line = face["Name"]
         cost_value, cost_line = face.get("ManaCost", ("", line))
+        cost: str | None
+        value: int | float | None
         try:
             cost = mana_cost_from_forge(cost_value)
             value = mana_value(cost)
@@ -614,7 +616,7 @@ class CardNameIndex:
         self._en_lower = {en.lower(): en for en in self.ja_by_en}
 
     @classmethod
-    def from_records(cls, records: Iterable) -> "CardNameIndex":
+    def from_records(cls, records: Iterable[object]) -> "CardNameIndex":
         """From :class:`CardName`, :class:`OracleCard` and :class:`ForgeFace` records."""
         names: dict[str, str | None] = {}
         for r in records:
