@@ -348,10 +348,11 @@ def keyword_material(conn, titles: list[str], tables: set[str], card_index: link
                 out["cards"].append({"id": card_id, "name_en": name_en, "name_ja": name_ja, "mana_cost": cost,
                                      "type_line": type_line, "why": "its text uses the keyword"})
     if "card_rulings" in tables:
+        # Bounded: tens of thousands of card rulings; the page lists MAX_LIST of them.
         rows = conn.execute(
             "select id, card_id, card, date, text from card_rulings where "
-            + " or ".join("text like ?" for _ in titles) + " order by card, date",
-            [f"%{t}%" for t in titles]).fetchall()
+            + " or ".join("text like ?" for _ in titles) + " order by card, date limit ?",
+            [f"%{t}%" for t in titles] + [MAX_LIST * 4]).fetchall()
         out["card_rulings"] = [{"id": i, "card_id": c, "card": name, "date": d, "text": t}
                                for i, c, name, d, t in rows if any(w.search(t or "") for w in words)]
     return out
