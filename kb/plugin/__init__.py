@@ -89,7 +89,7 @@ def extra_js_urls(datasette):
 
 
 @hookimpl
-def startup():
+def startup(datasette):
     # Ours answers every error; Datasette's would still print a rich traceback for each 404.
     errors.quiet_default_handler()
 
@@ -100,6 +100,7 @@ def startup():
         # time limit. Then read the card pool and scenarios before the first run is asked for.
         await loop.run_in_executor(None, warm_segmenters)
         loop.run_in_executor(None, resolution.warm)
+        loop.create_task(card_page.warm(datasette))  # the card names, before the first card page
 
     return inner
 
