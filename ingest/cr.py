@@ -100,9 +100,11 @@ _DATE_SLASH = re.compile(r"COMPREHENSIVE RULES\s+(?P<m>\d\d)/(?P<d>\d\d)/(?P<y>\
 _SECTION = re.compile(r"(?P<num>\d)\.\s+(?P<title>\S.*)")
 _RULE = re.compile(r"(?P<num>\d{3})\.\s+(?P<title>\S.*)")
 # Any numbered item: 701 / 701.23 / 701.23a, with or without its period, and
-# the typo "702. 37a" (a space inside the number).
+# the typos "702. 37a" (a space inside the number) and "901.4.All" (no space
+# after the period, 20231117: a capital right after it).
 _ITEM_LINE = re.compile(
-    r"^(?P<head>\d{3})(?:\.(?P<space> ?)(?P<sub>\d+)(?P<letter>[a-z]?))?(?P<dot>\.?)\s+(?P<text>\S.*)"
+    r"^(?P<head>\d{3})(?:\.(?P<space> ?)(?P<sub>\d+)(?P<letter>[a-z]?))?(?P<dot>\.?)"
+    r"(?P<gap>\s+|(?<=\d\.)(?=[A-Z]))(?P<text>\S.*)"
 )
 _LETTER_ONLY = re.compile(r"(?P<num>\d{3}\.[a-z])\s+(?P<text>\S.*)")
 _DEFINITION_NUMBER = re.compile(r"^\d+\.\s")
@@ -255,6 +257,9 @@ def iter_rule_items(
             if m.group("space"):
                 problem(line_no, "warning", "typo-space-in-number",
                         f"{number} is printed as {head}. {sub}{letter}; parsed as {number}")
+            if not m.group("gap"):
+                problem(line_no, "warning", "typo-no-space",
+                        f"{number} is printed with no space before its text ({stripped[:12]}…); parsed as {number}")
             if sub is None:
                 kind, title, text = "rule", text, ""
             elif letter:

@@ -60,12 +60,14 @@ from .wiki_records import (
     QuoteLine, QuoteStart, Ruling, WikiDocument, WikiPage, WikiSection,
 )
 from .wiki_rendered import RULING_SECTIONS, TOP_LEVEL_SECTIONS, parse_rendered, split_rendered_sets
+from . import wiki_en
 from .wiki_wikitext import is_wikitext, parse_wikitext
 
 WikiRecord = Union[WikiPage, WikiSection, Ruling, CardBlock, CardMention, QuotedRule,
                    Release, Section, Rule, Example, RuleRef, IngestProblem]
 
-KINDS = {"キーワード処理": "keyword action", "キーワード能力": "keyword ability"}
+KINDS = {"キーワード処理": "keyword action", "キーワード能力": "keyword ability",
+         "keyword action": "keyword action", "keyword ability": "keyword ability"}
 QUOTE_SECTION = "引用：総合ルール"
 
 # ---------------------------------------------------------------- front door
@@ -154,7 +156,8 @@ _LEAD_NAME = re.compile(
 )
 _LEAD_NAME_PARENS = re.compile(r"^(?P<ja>[^/（(、。]+?)[（(](?P<en>[A-Za-z][A-Za-z0-9 '\-]*)[）)]")
 _QUOTED_NUMBER = re.compile(r"^(?P<number>\d(?:\d\d(?:\.\d+[a-z]?)?)?)\.?\s+(?P<text>.+)$")
-_EXAMPLE = re.compile(r"^例\s*[：:]\s*")
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+_EXAMPLE = re.compile(r"^(?:例|Example)\s*[：:]\s*")
 _PAIR = re.compile(r"/(?P<en>[A-Z0-9\"'][A-Za-z0-9 ,'’\-.:!?&]*)")
 _GUILLEMETS = re.compile(r"《(?P<name>[^《》]+)》")
 _JA_NAME_CHAR = re.compile(r"[\u4e00-\u9fff\u3005\u3041-\u3096\u30a0-\u30ffー・\uff10-\uff19\uff21-\uff5a]")
@@ -166,10 +169,10 @@ _PARTICLES = ("によって", "について", "では", "には", "から", "ま
 def _lead_name(text: str) -> tuple[str, str | None, str] | None:
     """(Japanese name, reading, English name) from a lead sentence, or None."""
     m = _LEAD_NAME.match(text)
-    if m:
+    if m and _JAPANESE.search(m.group("ja")):
         return m.group("ja").strip(), m.group("reading"), m.group("en").strip(" ,")
     m = _LEAD_NAME_PARENS.match(text)
-    if m:
+    if m and _JAPANESE.search(m.group("ja")):  # "Introduced | Antiquities (mechanic)" is no Japanese name
         return m.group("ja").strip(), None, m.group("en").strip()
     return None
 
@@ -268,13 +271,14 @@ def _quoted_rules(doc: WikiDocument, start: QuoteStart, lines: list[QuoteLine], 
                             f"quoted CR version {start.version_label!r} is not YYYYMMDD.N; its rules are not kept")
         return
     release = m.group("date")
+    lang = start.lang
     try:
         effective = dt.datetime.strptime(release, "%Y%m%d").date().isoformat()
     except ValueError:
         yield IngestProblem(doc.source, start.line, "error", "quote-version-unreadable",
                             f"quoted CR version {start.version_label!r} is not a date; its rules are not kept")
         return
-    yield Release(release, "ja", effective, doc.source, completeness="excerpt", version_label=start.version_label)
+    yield Release(release, lang, effective, doc.source, completeness="excerpt", version_label=start.version_label)
     items: dict[str, dict] = {}  # number -> its text, line, examples and continuation lines
     for line in lines:
         number_match = _QUOTED_NUMBER.match(line.text)
@@ -300,30 +304,37 @@ def _quoted_rules(doc: WikiDocument, start: QuoteStart, lines: list[QuoteLine], 
         number = item["number"]
         kind = rule_kind(number)
         text = "\n".join([item["text"], *item["extra"]])
-        yield QuotedRule(title, doc.revision, release, start.version_label, number, doc.source, item["line"])
+        yield QuotedRule(title, doc.revision, release, start.version_label, number, doc.source, item["line"], lang)
         if kind == "section":
-            yield Section(release, "ja", number, text, position, doc.source, item["line"])
+            yield Section(release, lang, number, text, position, doc.source, item["line"])
             continue
         heading = kind == "rule" or (kind == "numbered" and "。" not in text and len(text) <= 60)
         rule_title, title_en = split_title(text) if heading else (None, None)
         if title_en and not re.match(r"^[A-Za-z]", title_en):
             rule_title, title_en = text, None
+        if lang == "en" and heading:
+            rule_title, title_en = text.rstrip("."), None
         # As in the Japanese CR (ingest.cr_ja): title in Japanese, title_en in English.
-        yield Rule(release, "ja", number, kind, parent_number(number), rule_title,
+        yield Rule(release, lang, number, kind, parent_number(number), rule_title,
                    "" if heading else text, position, doc.source, item["line"], title_en=title_en)
         if not heading:
             for cite in find_citations(text):
-                yield RuleRef(release, "ja", number, "rule", cite.number, cite.kind, cite.cited,
+                yield RuleRef(release, lang, number, "rule", cite.number, cite.kind, cite.cited,
                               doc.source, item["line"])
         for seq, (ex_line, ex_text) in enumerate(item["examples"], 1):
-            yield Example(release, "ja", number, seq, ex_text, doc.source, ex_line)
+            yield Example(release, lang, number, seq, ex_text, doc.source, ex_line)
             for cite in find_citations(ex_text):
-                yield RuleRef(release, "ja", number, "example", cite.number, cite.kind, cite.cited,
+                yield RuleRef(release, lang, number, "example", cite.number, cite.kind, cite.cited,
                               doc.source, ex_line)
 
 
-def _section_paths(doc: WikiDocument) -> list[tuple[Heading, ...]]:
-    """The heading path of every block: by level where the form has levels, else by known section names."""
+def _section_paths(doc: WikiDocument, english: bool = False) -> list[tuple[Heading, ...]]:
+    """The heading path of every block: by level where the form has levels, else by known section names.
+
+    Rendered Japanese pages nest an unknown heading under the known one before it
+    (ルール › カードの追放について); the English wiki's sub-sections are rare and its
+    unknown headings (Cards that interact with …) are sections of their own.
+    """
     paths: list[tuple[Heading, ...]] = []
     path: list[Heading] = []
     for block in doc.blocks:
@@ -332,7 +343,7 @@ def _section_paths(doc: WikiDocument) -> list[tuple[Heading, ...]]:
                 while path and (path[-1].level or 0) >= block.level:
                     path.pop()
                 path.append(block)
-            elif block.text in TOP_LEVEL_SECTIONS or not path:
+            elif block.text in TOP_LEVEL_SECTIONS or not path or english:
                 path = [block]
             else:
                 path = path[:1] + [block]  # rendered text: an unknown heading is a sub-section
@@ -349,22 +360,54 @@ def _lead(blocks: list, paths: list) -> tuple[str | None, str | None, str | None
                 return (*found, None)
             continue
         if isinstance(block, Heading) and block.text != "登場セット":
+            if block.text not in TOP_LEVEL_SECTIONS and wiki_en.is_english(block.text):
+                continue  # an English infobox's lines (Keyword Ability, Type Static) read as headings
             break  # the lead ends at the first section (an infobox heading is not one)
         if isinstance(block, Paragraph):
             found = _lead_name(block.text)
             if found:
                 return (*found, _kind_after(block.text, len(found[0]) + len(found[2])))
+            english = wiki_en.english_lead(block.text)
+            if english:
+                kind = english[1] or next((wiki_en.infobox_kind(b.text) for b in blocks
+                                           if isinstance(b, Paragraph) and wiki_en.infobox_kind(b.text)), None)
+                return None, None, english[0], kind
     return None, None, None, None
 
 
 def _sets(blocks: list, paths: list) -> tuple[tuple[str, ...], str | None, bool]:
-    """(sets, as printed, exact?) from an infobox, else from a 登場セット section's line."""
+    """(sets, as printed, exact?) from an infobox, else from everything in the 登場セット section.
+
+    The section may hold one flattened line (names split on spaces: not exact), a list
+    (one set per item), a table (the first cell of each row) or one set per line.
+    """
     for box in (b for b in blocks if isinstance(b, Infobox)):
         if box.sets:
             return box.sets, box.sets_printed, box.sets_exact
+    found: list[str] = []
+    printed: list[str] = []
+    exact = True
+    ended = False  # rendered text: the infobox's 登場セット has no end but the lead sentence after it
     for block, path in zip(blocks, paths):
-        if isinstance(block, Paragraph) and path and path[-1].text == "登場セット":
-            return split_rendered_sets(block.text), block.text, False
+        if not path or path[-1].text != "登場セット":
+            ended = False
+            continue
+        if ended or (isinstance(block, Paragraph) and re.search(r"[。．]", block.text)):
+            ended = True
+            continue
+        if isinstance(block, ListItem) and block.text:
+            found.append(block.text)
+            printed.append(block.text)
+        elif isinstance(block, Infobox) and block.rows:
+            found += [row[0] for row in block.rows if row and row[0]]
+            printed += [" | ".join(row) for row in block.rows]
+        elif isinstance(block, Paragraph) and block.text:
+            names = split_rendered_sets(block.text)
+            exact = exact and len(names) == 1
+            found += names
+            printed.append(block.text)
+    if found:
+        return tuple(dict.fromkeys(found)), "\n".join(printed), exact
     return (), None, True
 
 
@@ -374,6 +417,7 @@ def _keyword_rule(quoted_rules: list[Rule], name_ja: str | None, name_en: str | 
         if rule.kind == "numbered" and rule.title:
             title_ja = rule.title.split("／")[0].strip()
             if (name_en and rule.title_en and rule.title_en.lower() == name_en.lower()) or (
+                    name_en and rule.lang == "en" and rule.title.lower() == name_en.lower()) or (
                     name_ja and title_ja in {name_ja, f"{name_ja}を行う", f"{name_ja}する"}):
                 return rule.number
     return None
@@ -440,15 +484,31 @@ def records_from_document(doc: WikiDocument, *, card_names: CardNameIndex | None
     blocks = doc.blocks
     content_blocks = [b for b in blocks if not isinstance(b, Note)]
     last_block = content_blocks[-1] if content_blocks and doc.truncated else None
-    paths = _section_paths(doc)
+    paths = _section_paths(doc, english=wiki_en.is_english(" ".join(
+        b.text for b in blocks[:40] if isinstance(b, (Paragraph, ListItem, Heading)))))
 
     name_ja, reading, name_en, kind_ja = _lead(blocks, paths)
     for box in (b for b in blocks if isinstance(b, Infobox)):
-        name_en = name_en or box.name_en
+        if name_ja or not wiki_en.is_english(box.name_en or ""):  # 続唱/Cascade: a Japanese infobox's pair
+            name_en = name_en or box.name_en
         kind_ja = kind_ja or (box.kind_ja if box.kind_ja in KINDS else None)
+        for row in box.rows:
+            kind_ja = kind_ja or (wiki_en.infobox_kind(row[0]) if row else None)
+    lead_en = next((b for b in blocks if isinstance(b, Paragraph) and wiki_en.english_lead(b.text)), None)
+    lang = "en" if name_ja is None and wiki_en.is_english(" ".join(
+        b.text for b in blocks[:40] if isinstance(b, (Paragraph, ListItem, Heading)))) else "ja"
+    if lang == "en":
+        if name_en and lead_en is not None and wiki_en.title_agrees(doc.title, name_en):
+            # an English wiki page: its title is the name its lead gives (not the site's chrome)
+            if title.lower() != name_en.lower():
+                title = name_en[:1].upper() + name_en[1:]
+        else:
+            name_en = kind_ja = None  # the lead names another page (a list page), or there is none
     sets, sets_printed, sets_exact = _sets(blocks, paths)
     definition = "\n".join(b.text for b, p in zip(blocks, paths)
                            if isinstance(b, Paragraph) and p and p[-1].text == "定義") or None
+    if lang == "en" and definition is None and lead_en is not None and name_en:
+        definition = lead_en.text  # the English wiki defines a keyword in its lead
     note = next((b.text for b in blocks if isinstance(b, Note) and b.kind == "disambiguation"), None)
     redirected = next((b.text or None for b in blocks if isinstance(b, Note) and b.kind == "redirect"), None)
     self_names = {(name_en, name_ja)} if name_en else set()
@@ -469,7 +529,7 @@ def records_from_document(doc: WikiDocument, *, card_names: CardNameIndex | None
             doc.source, quote_start.line, "warning", "quote-other-keyword",
             f"the {title} page ({name_en}) quotes {shown} of 総合ルール {quote_start.version_label}, "
             f"not a rule titled {name_en}; the quote is kept as printed and the page's rulings are not linked to it",
-            quoted_release, "ja")
+            quoted_release, quote_start.lang)
 
     yield WikiPage(
         title=title, name_ja=name_ja, reading=reading, name_en=name_en, kind=KINDS.get(kind_ja) if kind_ja else None,
@@ -477,19 +537,23 @@ def records_from_document(doc: WikiDocument, *, card_names: CardNameIndex | None
         note=note, redirected_from=redirected, quoted_release=quoted_release,
         quoted_version=quote_start.version_label if quote_start else None, quoted_keyword_rule=keyword_rule,
         form=doc.form, revision=doc.revision, partial=bool(reasons), partial_reason="; ".join(reasons) or None,
-        source=doc.source, line=doc.line,
+        source=doc.source, line=doc.line, lang=lang,
     )
     yield from _sections(doc, title, paths)
 
     position = card_position = 0
     stack: list[tuple[int, int]] = []  # (depth, position) of the open rulings
     seen_mentions: set = set()
+    closed = False  # an English Rulings section ends at a line that is no bullet (rendered text loses headings)
     for block, path in zip(blocks, paths):
         section = path[-1].text if path else None
         ruling_position = None
         if isinstance(block, Heading):
             stack = []
-        elif isinstance(block, ListItem) and block.text and any(h.text in RULING_SECTIONS for h in path):
+            closed = False
+        elif lang == "en" and isinstance(block, Paragraph) and position and any(h.text in RULING_SECTIONS for h in path):
+            closed = True
+        elif isinstance(block, ListItem) and block.text and not closed and any(h.text in RULING_SECTIONS for h in path):
             position += 1
             while stack and stack[-1][0] >= block.depth:
                 stack.pop()

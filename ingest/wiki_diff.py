@@ -42,8 +42,8 @@ from .records import IngestProblem
 _HUNK_MARKED = re.compile(r"^\|\s*(?P<n>\d+)行[：:]\s*\|\s*$")
 _HUNK_MARKED_RIGHT = re.compile(r"^(?P<n>\d+)行[：:]\s*\|\s*$")
 _HUNK_PIPES = re.compile(r"^(?P<l>\d+)行[：:]\s*\|\s*(?P<r>\d+)行[：:]\s*\|[\s|]*$")
-_HUNK_PLAIN = re.compile(r"^(?P<l>\d+)行[：:]\s*(?P<r>\d+)行[：:]\s*$")
-_RENDERED_START = re.compile(r"^\S.*時点における(?:最新)?版\s*$")
+_HUNK_PLAIN = re.compile(r"^(?:(?P<l>\d+)行[：:]\s*(?P<r>\d+)行[：:]|Line (?P<le>\d+):\s*Line (?P<re>\d+):)\s*$")
+_RENDERED_START = re.compile(r"^(?:\S.*時点における(?:最新)?版|(?:Latest revision|Revision) as of .+)\s*$")
 
 
 @dataclass(frozen=True)
@@ -261,7 +261,7 @@ def read_rows(lines: list[str], source: str, first_line: int = 1) -> tuple[list[
             m = _HUNK_PIPES.match(line) or _HUNK_PLAIN.match(line)
             if m:
                 flavour = "trailing pipes" if _HUNK_PIPES.match(line) else "interleaved"
-                hunk_starts.append((int(m["l"]), int(m["r"])))
+                hunk_starts.append((int(m["l"] or m["le"]), int(m["r"] or m["re"])))
                 segments.append([])
                 k += 1
                 continue
@@ -278,7 +278,7 @@ def read_rows(lines: list[str], source: str, first_line: int = 1) -> tuple[list[
                 left_label, right_label = "最新版", "編集中の文章"
             elif title is None and line and not line.startswith(("(", "（", "提供", "移動", "|")):
                 m_edit = re.match(r"^「(?P<t>.+)」を編集中$", line)
-                title = m_edit.group("t") if m_edit else line
+                title = m_edit.group("t") if m_edit else re.sub(r": Difference between revisions$", "", line)
             k += 1
             continue
         if flavour == "marked cells" and _HUNK_MARKED.match(line) and k + 1 < len(numbered) \
@@ -290,7 +290,8 @@ def read_rows(lines: list[str], source: str, first_line: int = 1) -> tuple[list[
             continue
         m = (_HUNK_PIPES if flavour == "trailing pipes" else _HUNK_PLAIN).match(line)
         if flavour != "marked cells" and m:
-            hunk_starts.append((int(m["l"]), int(m["r"])))
+            hunk_starts.append((int(m["l"] or m["le"]) if "le" in m.groupdict() else int(m["l"]),
+                                int(m["r"] or m["re"]) if "re" in m.groupdict() else int(m["r"])))
             segments.append([])
             k += 1
             continue

@@ -108,11 +108,14 @@ def _card_box(div: Tag) -> CardBox:
     if tail:
         pt = " ".join(tail).strip() or None
     en, _, ja = (name or "").partition(" / ")
+    if not ja and (en.startswith("《") or re.search(r"[\u3040-\u30ff\u3400-\u9fff]", en)):
+        en, ja = "", en.strip().strip("《》")  # named only in Japanese
     return CardBox(en.strip() or None, ja.strip() or None, cost.strip() if cost else None, type_line, text, pt,
                    div.sourceline or 0, "html")
 
 
 def _sets_table(table: Tag) -> Infobox | None:
+    """A table whose header cell says 登場セット (its first data cell lists the sets), else its data rows."""
     for th in table.select("th"):
         if "登場セット" in _text(th):
             cells = table.select("td")
@@ -120,7 +123,9 @@ def _sets_table(table: Tag) -> Infobox | None:
                 return None
             sets = [s.strip() for s in _text(cells[0]).split("\n") if s.strip()]
             return Infobox(table.sourceline or 0, sets=tuple(sets), sets_printed=" / ".join(sets))
-    return None
+    rows = tuple(tuple(_text(td) for td in tr.find_all("td", recursive=False)) for tr in table.select("tr"))
+    rows = tuple(r for r in rows if r)
+    return Infobox(table.sourceline or 0, rows=rows) if rows else None
 
 
 class _Walker:
@@ -186,6 +191,11 @@ class _Walker:
             box = _sets_table(el)
             if box:
                 self.blocks.append(box)
+            elif _text(el):
+                self.doc.problems.append(IngestProblem(
+                    self.doc.source, el.sourceline, "warning", "wiki-table-unread",
+                    "a table with no data rows; its text is kept as a paragraph"))
+                self.paragraph(_text(el), _links([el]), el.sourceline or 0)
         elif name in {"div", "section", "center", "blockquote", "span"}:
             self.walk(el)
         elif name in {"hr", "br", "img", "a", "b", "i", "small"}:

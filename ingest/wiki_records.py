@@ -58,6 +58,7 @@ class WikiPage:
     partial_reason: str | None
     source: str
     line: int
+    lang: str = "ja"  # the wiki's language: ja (mtgwiki.com) or en (mtg.wiki and its mirrors)
 
 
 @dataclass(frozen=True)
@@ -161,6 +162,7 @@ class QuotedRule:
     number: str
     source: str
     line: int
+    lang: str = "ja"
 
 
 # ---------------------------------------------------------------- document blocks
@@ -214,6 +216,8 @@ class Infobox:
     sets: tuple[str, ...] = ()
     sets_printed: str | None = None
     sets_exact: bool = True
+    # a table's data rows, cell by cell (a 登場セット table: set name, code, date…)
+    rows: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -222,6 +226,7 @@ class QuoteStart:
 
     version_label: str
     line: int
+    lang: str = "ja"  # the English wiki quotes the English CR ("From the Comprehensive Rules (…)")
 
 
 @dataclass(frozen=True)

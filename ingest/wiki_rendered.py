@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from . import wiki_en
 from .card_costs import is_japanese_cost
 from .wiki_records import (
     CardBox, Heading, Infobox, ListItem, Note, Paragraph, QuoteLine, QuoteStart, WikiDocument,
@@ -47,9 +48,9 @@ TOP_LEVEL_SECTIONS = frozenset({
     "定義", "解説", "ルール", "開発秘話", "その他", "参考", "脚注", "関連", "関連項目",
     "登場セット", "ストーリー", "歴史", "ルーリング", "概要", "主な用途", "関連カード",
     "利用", "デッキ", "ストーリー上の扱い", "用例",
-})
+}) | wiki_en.SECTIONS
 # Sections whose bullets are rulings (and their sub-sections).
-RULING_SECTIONS = frozenset({"ルール", "ルーリング", "裁定"})
+RULING_SECTIONS = frozenset({"ルール", "ルーリング", "裁定"}) | wiki_en.RULING_SECTIONS
 
 _EDIT_MARK = "[編集]"
 _CHROME = re.compile(
@@ -63,6 +64,8 @@ _QUOTE_START = re.compile(r"^引用[：:]\s*総合ルール\s*(?P<version>\S+)\s
 _BULLET = re.compile(r"^(?P<indent>[ \u3000]*)(?P<mark>[•\-\*]|\d+[.．])(?:[ \u3000]+(?P<text>.*))?$")
 # A flattened infobox: "続唱/Cascade | |", "---|---|", "種別 | 誘発型能力 |", "登場セット | … |"
 _TABLE_ROW = re.compile(r"^(?P<key>[^|]+?)\s*\|\s*(?P<value>[^|]*?)\s*\|$")
+# A flattened table row of more than two cells: "未来予知 | FUT | 2007年5月 |"
+_TABLE_CELLS = re.compile(r"^[^|]+(?:\|[^|]*){2,}\|$")
 _PT = re.compile(r"^(?P<pt>[0-9XＸ*＊+\-]{1,4}/[0-9XＸ*＊+\-]{1,4})(?P<rest>.*)$")
 
 _TYPE_WORDS = (
@@ -88,7 +91,7 @@ def is_type_line(text: str) -> bool:
     >>> is_type_line("土地でないカード1枚が追放されるまで")
     False
     """
-    return bool(_TYPE_LINE.match(text.strip()))
+    return bool(_TYPE_LINE.match(text.strip())) or wiki_en.is_type_line(text)
 
 
 @dataclass(frozen=True)
@@ -127,6 +130,30 @@ def parse_card_name_line(text: str) -> CardNameLine | None:
     return CardNameLine(m.group("en").strip(), ja_part.strip(), None, "")
 
 
+# A card box named only in Japanese, as the CR prints card names: 《金脈発見》 (４)(赤)(赤)(赤)
+_JA_NAME_LINE = re.compile(r"^《(?P<ja>[^《》]{1,40})》\s*(?P<rest>.*)$")
+
+
+def parse_japanese_name_line(text: str) -> CardNameLine | None:
+    """``《金脈発見》 (４)(赤)(赤)(赤)`` → the Japanese name and cost (no English name); None otherwise.
+
+    >>> parse_japanese_name_line("《金脈発見》 (４)(赤)(赤)(赤)")
+    CardNameLine(name_en='', name_ja='金脈発見', cost='(４)(赤)(赤)(赤)', rest='')
+    >>> parse_japanese_name_line("《金脈発見》を唱える。") is None
+    True
+    """
+    m = _JA_NAME_LINE.match(text.strip())
+    if not m:
+        return None
+    rest = m.group("rest").strip()
+    run = re.match(r"(?:[(（][^()（）]{1,6}[)）])+", rest)
+    if run and is_japanese_cost(run.group(0)):
+        return CardNameLine("", m.group("ja").strip(), run.group(0), rest[run.end():].strip())
+    if not rest:
+        return CardNameLine("", m.group("ja").strip(), None, "")
+    return None
+
+
 def _looks_like_heading(text: str) -> bool:
     if not text or len(text) > 30 or text in {"*", "-"}:
         return False
@@ -140,7 +167,7 @@ def _looks_like_heading(text: str) -> bool:
 
 
 def _is_chrome(text: str) -> bool:
-    return bool(_CHROME.match(text))
+    return bool(_CHROME.match(text)) or bool(wiki_en.CHROME.match(text))
 
 
 def _is_stop(text: str) -> bool:
@@ -173,10 +200,10 @@ class _Lines:
 def _read_card_box(lines: _Lines, blank_separated: bool) -> CardBox:
     """Read a card box starting at the current line (a name line or a type line)."""
     number, raw = lines.peek()
-    name = parse_card_name_line(raw.strip())
+    name = parse_card_name_line(raw.strip()) or parse_japanese_name_line(raw.strip())
     name_en = name_ja = cost = None
     if name:
-        name_en, name_ja, cost = name.name_en, name.name_ja, name.cost
+        name_en, name_ja, cost = name.name_en or None, name.name_ja, name.cost
         if name.rest:
             lines.items[lines.i][1] = name.rest  # the type line glued to the cost
         else:
@@ -233,11 +260,16 @@ def parse_rendered(text: str, source: str, *, first_line: int = 1, revision: str
     if lines.peek() is not None and doc.title is None:
         number, raw = lines.peek()
         m = re.match(r"^「(?P<t>.+)」を編集中$", raw.strip())
-        doc.title = m.group("t") if m else raw.strip()
-        doc.line = number
-        lines.i += 1
+        lead = wiki_en.english_lead(raw.strip())
+        if lead:  # an English page copied from its lead sentence on: the name is its title
+            doc.title, doc.line = lead[0], number
+        else:
+            doc.title = m.group("t") if m else raw.strip()
+            doc.line = number
+            lines.i += 1
     blocks: list = []
     in_quote = False
+    in_sets = False  # inside 登場セット: short lines there are set names, not headings
     previous_blank = True
     while lines.peek() is not None:
         number, raw = lines.peek()
@@ -253,6 +285,7 @@ def parse_rendered(text: str, source: str, *, first_line: int = 1, revision: str
                 # "[編集] 定義": the edit link printed before its heading
                 blocks.append(Heading(rest, None, number))
                 in_quote = False
+                in_sets = rest == "登場セット"
                 lines.i += 1
                 previous_blank = False
                 continue
@@ -261,11 +294,24 @@ def parse_rendered(text: str, source: str, *, first_line: int = 1, revision: str
             if last_at is not None and isinstance(blocks[last_at], Paragraph) and _looks_like_heading(blocks[last_at].text):
                 blocks[last_at] = Heading(blocks[last_at].text, None, blocks[last_at].line)
                 in_quote = False
+                in_sets = blocks[last_at].text == "登場セット"
             lines.items[lines.i][1] = rest
             if not rest:
                 lines.i += 1
             continue
         if _is_chrome(stripped):
+            lines.i += 1
+            continue
+        edited = wiki_en.heading_with_edit_link(stripped)
+        if edited:  # "Rules[edit | edit source]": an English heading with its edit link
+            blocks.append(Heading(edited, None, number))
+            in_quote = in_sets = False
+            lines.i += 1
+            previous_blank = False
+            continue
+        if wiki_en.is_quote_start(stripped):
+            blocks.append(QuoteStart(wiki_en.quote_release(stripped) or "unknown", number, lang="en"))
+            in_quote = True
             lines.i += 1
             continue
         m = _REDIRECT.match(stripped)
@@ -302,11 +348,20 @@ def parse_rendered(text: str, source: str, *, first_line: int = 1, revision: str
         if stripped in {"*"}:
             lines.i += 1
             continue
-        if _TABLE_ROW.match(stripped):
+        if _TABLE_ROW.match(stripped) or _TABLE_CELLS.match(stripped):
             blocks.append(_read_infobox_table(lines))
             continue
-        if parse_card_name_line(stripped) or (is_type_line(stripped) and _has_text_after(lines, blank_separated)):
-            blocks.append(_read_card_box(lines, blank_separated))
+        if parse_card_name_line(stripped) or (is_type_line(stripped) and _has_text_after(lines, blank_separated)) or (
+                parse_japanese_name_line(stripped) and _type_line_follows(lines, blank_separated)):
+            box = _read_card_box(lines, blank_separated)
+            last_at = next((k for k in range(len(blocks) - 1, -1, -1) if blocks[k] is not None), None)
+            if box.name_en is None and box.name_ja is None and wiki_en.is_type_line(box.type_line or "") \
+                    and last_at is not None and isinstance(blocks[last_at], (Paragraph, Heading)) \
+                    and _EN_NAME.match(blocks[last_at].text) and len(blocks[last_at].text) <= 40:
+                # an English card box: the card's name is the line above its type line
+                box = replace(box, name_en=blocks[last_at].text, line=blocks[last_at].line)
+                del blocks[last_at]
+            blocks.append(box)
             previous_blank = False
             continue
         b = _BULLET.match(raw)
@@ -322,16 +377,17 @@ def parse_rendered(text: str, source: str, *, first_line: int = 1, revision: str
         standalone = previous_blank and next_blank
         if _looks_like_heading(stripped) and (
             stripped in TOP_LEVEL_SECTIONS
-            or (blank_separated and standalone and len(stripped) <= 22)
-            or (not blank_separated and len(stripped) <= 20)
+            or (not in_sets and blank_separated and standalone and len(stripped) <= 22)
+            or (not in_sets and not blank_separated and len(stripped) <= 20)
         ):
             blocks.append(Heading(stripped, None, number))
+            in_sets = stripped == "登場セット"
         else:
             blocks.append(Paragraph(stripped, number))
         lines.i += 1
         previous_blank = False
     doc.blocks = _settle_lists(blocks)
-    _check_truncation(doc)
+    check_truncation(doc)
     return doc
 
 
@@ -339,15 +395,20 @@ def _read_infobox_table(lines: _Lines) -> Infobox:
     """Consecutive ``key | value |`` rows of a flattened infobox."""
     start = lines.peek()[0]
     fields: dict[str, str] = {}
+    rows: list[tuple[str, ...]] = []
     while lines.peek() is not None:
         row = lines.peek()[1].strip()
         if re.match(r"^-{3,}\|(?:-{3,}\|)*$", row):
+            if len(rows) == 1:
+                rows = []  # the row above the separator is the header
             lines.i += 1
             continue
-        m = _TABLE_ROW.match(row)
+        m = _TABLE_ROW.match(row) or _TABLE_CELLS.match(row)
         if not m:
             break
-        fields.setdefault(m.group("key").strip(), m.group("value").strip())
+        cells = tuple(c.strip() for c in row.rstrip("|").split("|"))
+        rows.append(cells)
+        fields.setdefault(cells[0], cells[1] if len(cells) > 1 else "")
         lines.i += 1
     name_en = None
     for key, value in fields.items():
@@ -356,7 +417,13 @@ def _read_infobox_table(lines: _Lines) -> Infobox:
             name_en = pair.group("en").strip()
     sets = fields.get("登場セット")
     return Infobox(start, name_en=name_en, sets=split_rendered_sets(sets) if sets else (),
-                   sets_printed=sets, sets_exact=False)
+                   sets_printed=sets, sets_exact=False, rows=tuple(rows))
+
+
+def _type_line_follows(lines: _Lines, blank_separated: bool) -> bool:
+    """A 《name》 line starts a card box only when a type line comes next."""
+    j = lines.next_nonblank(1) if blank_separated else lines.i + 1
+    return j < len(lines.items) and is_type_line(lines.items[j][1])
 
 
 def _has_text_after(lines: _Lines, blank_separated: bool) -> bool:
@@ -420,11 +487,12 @@ def _settle_lists(blocks: list) -> list:
     return out
 
 
-def _check_truncation(doc: WikiDocument) -> None:
+def check_truncation(doc: WikiDocument) -> None:
     """Say when the text visibly stops part-way: a final heading with nothing under it, a cut sentence.
 
-    A sentence is cut when the last paragraph (8 characters or more) or bullet
-    (20 or more: short list items such as 常磐木 have no punctuation) does not
+    A sentence is cut when the last paragraph or ruling (8 characters or more),
+    other bullet, quoted rule line or card text (20 or more: short list items
+    such as 常磐木 have no punctuation) does not
     end with sentence-final punctuation, or ends with an opening bracket.
     """
     last = next((b for b in reversed(doc.blocks) if not isinstance(b, Note)), None)
@@ -433,9 +501,12 @@ def _check_truncation(doc: WikiDocument) -> None:
         reason = "no content after the title"
     elif isinstance(last, Heading):
         reason = f"ends with the heading {last.text!r} and nothing under it"
-    elif isinstance(last, (Paragraph, ListItem)):
-        text = last.text
-        long_enough = len(text) >= (20 if isinstance(last, ListItem) else 8)
+    elif isinstance(last, (Paragraph, ListItem, QuoteLine, CardBox)):
+        text = (last.text or "") if not isinstance(last, CardBox) else (last.text or last.type_line or "")
+        heading = next((b.text for b in reversed(doc.blocks) if isinstance(b, Heading)), None)
+        # a ruling is a sentence however short; other list items (set names, 常磐木) need not be
+        in_rulings = isinstance(last, ListItem) and heading in RULING_SECTIONS
+        long_enough = len(text) >= (8 if isinstance(last, Paragraph) or in_rulings else 20)
         if not text:
             reason = "ends with an empty bullet"
         elif text.endswith(_OPENING) or (long_enough and not text.endswith(_SENTENCE_END)):

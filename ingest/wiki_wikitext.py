@@ -82,6 +82,8 @@ def _card_box(template: Template, line: int) -> CardBox:
         return CardBox(name[len("#card:"):].strip(), None, None, None, None, None, line, "#card")
     printed_name = _plain(_param(template, "カード名") or "")
     en, _, ja = printed_name.partition(" / ")
+    if not ja and (en.startswith("《") or re.search(r"[\u3040-\u30ff\u3400-\u9fff]", en)):
+        en, ja = "", en.strip().strip("《》")  # named only in Japanese: the card list finds the English name
     cost = str(_param(template, "コスト") or "").strip() or None
     type_line = _plain(_param(template, "タイプ") or "") or None
     text_value = _param(template, "カードテキスト")
@@ -120,7 +122,7 @@ def _infobox(template: Template, line: int) -> Infobox:
 
 
 def _table_infobox(table: Tag, line: int) -> Infobox | None:
-    """A wiki table whose header cell says 登場セット: the next data cell lists the sets."""
+    """A wiki table whose header cell says 登場セット (the next data cell lists the sets), else its data rows."""
     cells = table.contents.filter_tags(matches=lambda n: str(n.tag) in {"th", "td"})
     for k, cell in enumerate(cells):
         if str(cell.tag) == "th" and "登場セット" in _plain(cell.contents):
@@ -129,7 +131,15 @@ def _table_infobox(table: Tag, line: int) -> Infobox | None:
                 return None
             sets = tuple(_split_on_br(data.contents))
             return Infobox(line, sets=sets, sets_printed=str(data.contents).strip())
-    return None
+    rows: list[tuple[str, ...]] = []
+    for row in table.contents.filter_tags(recursive=False, matches=lambda n: str(n.tag) == "tr"):
+        data = [_plain(c.contents) for c in row.contents.filter_tags(recursive=False, matches=lambda n: str(n.tag) == "td")]
+        if data:
+            rows.append(tuple(data))
+    if not rows:  # a table without row tags: its cells, one row
+        data = [_plain(c.contents) for c in cells if str(c.tag) == "td"]
+        rows = [tuple(data)] if data else []
+    return Infobox(line, rows=tuple(rows)) if rows else None
 
 
 class _LineBuilder:
@@ -234,6 +244,12 @@ def parse_wikitext(text: str, source: str, *, first_line: int = 1, line_map: lis
             box = _table_infobox(node, line_of(at))
             if box:
                 blocks.append(box)
+            else:
+                doc.problems.append(IngestProblem(source, line_of(at), "warning", "wiki-table-unread",
+                                                  "a table with no data rows; its text is kept as a paragraph"))
+                text_of = _plain(node.contents)
+                if text_of:
+                    blocks.append(Paragraph(text_of, line_of(at), markup=raw, links=()))
             continue
         if isinstance(node, Template) and current.is_empty() or (
                 isinstance(node, Template) and _template_name(node).startswith(_KNOWN_TEMPLATES)):
@@ -270,6 +286,10 @@ def parse_wikitext(text: str, source: str, *, first_line: int = 1, line_map: lis
     reason = _truncation(text)
     if reason:
         doc.truncated, doc.truncated_reason = True, reason
+    elif form == "wikitext":
+        from .wiki_rendered import check_truncation
+
+        check_truncation(doc)  # a page cut off mid-sentence, templates all closed
     return doc
 
 

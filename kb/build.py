@@ -93,11 +93,12 @@ def _steps() -> list[tuple[str, Callable[[BuildContext], None]]]:
     Sources that add CR rows (English, Japanese, rules quoted by wiki pages)
     come before "finish CR", which builds the indexes and FTS of the CR tables;
     "search index" indexes ``search_current`` once every step has added its
-    rows; executable rules and history read everything before them.
+    rows; executable rules and history read everything before them; ruling links
+    read the history's lineages.
     """
     # Imported here so that a step's import errors name the step.
     from . import schema
-    from .load import cards, checks, cr, history, japanese, search_extra, translations, wiki
+    from .load import cards, checks, cr, history, japanese, ruling_links, search_extra, translations, wiki
 
     return [
         ("schema", lambda ctx: schema.create_cr_tables(ctx.db)),
@@ -112,6 +113,7 @@ def _steps() -> list[tuple[str, Callable[[BuildContext], None]]]:
         ("search index", lambda ctx: schema.finish_search_current(ctx.db)),
         ("executable rules", checks.load_checks),
         ("rule history", history.load_history),
+        ("ruling links", ruling_links.load_ruling_links),
         ("card keywords", cards.link_card_keywords),
     ]
 

@@ -141,27 +141,32 @@ TABLES = {
     },
     "wiki_pages": {
         "title": "MTG Wiki pages",
-        "description": "One row per page revision found in a corpus file (seeds/, wiki/): rendered text, wikitext, a diff view's two revisions or saved HTML. name_en and kind (keyword action = キーワード処理, keyword ability = キーワード能力) come from the lead sentence or infobox; partial = the file holds only part of the page (partial_reason says how we know); preferred = the row to show first for its title. quoted_release is the CR the page quotes (引用：総合ルール); quoted_keyword_rule is set only when the quote is the page's own keyword rule.",
-        "facets": ["form", "kind", "partial", "preferred", "quoted_release"],
+        "description": "One row per page revision found in a corpus file (seeds/, wiki/ja, wiki/en; lang = the wiki's language): rendered text, wikitext, a diff view's two revisions or saved HTML. name_en and kind (keyword action = キーワード処理, keyword ability = キーワード能力) come from the lead sentence or infobox; partial = the file holds only part of the page (partial_reason says how we know); preferred = the row to show first for its title. quoted_release is the CR the page quotes (引用：総合ルール); quoted_keyword_rule is set only when the quote is the page's own keyword rule.",
+        "facets": ["lang", "form", "kind", "partial", "preferred", "quoted_release"],
         "label_column": "title",
     },
     "keywords": {
         "title": "Keywords (from the wiki)",
-        "description": "Each keyword action or ability with a wiki page: English name, Japanese name, kind, its page, and the rule number its page quotes for it (with the release).",
+        "description": "Each keyword action or ability with a wiki page: English name, Japanese name, kind, its Japanese page (page_title) and its English MTG Wiki page (page_en_title), and the rule number its page quotes for it (with the release).",
         "facets": ["kind"],
         "label_column": "name_ja",
     },
     "rulings": {
         "title": "Wiki rulings",
         "description": "Every bullet of a ルール section (and its sub-sections) of every wiki page, as printed minus the bullet mark: depth, parent, whether it is an example (例：). Find a ruling by (page_title, text); preferred = 1 on the rows of each title's preferred page. Search finds Japanese words (segmented).",
-        "facets": ["page_title", "keyword", "section", "is_example", "preferred"],
+        "facets": [{"array": "linked_rules"}, "link_how", "lang", "page_title", "keyword", "section", "is_example", "preferred"],
         "sort": "id",
         "fts_table": "rulings_fts",
     },
     "ruling_rules": {
-        "title": "Rulings → rules",
-        "description": "Rule numbers a ruling is linked to, in a named release: cited (its text cites the number; release = the one the page quotes), keyword rule (the page quotes its keyword's rule), same text (it says what a quoted subrule says; score = similarity).",
-        "facets": ["how", "release", "number"],
+        "title": "Wiki rulings → rules",
+        "description": "The rules each wiki ruling applies (kb rulings 701.57a), found by the linker: how = cited (its text cites the number), keyword+similarity (a rule of its page's keyword, the most similar), similarity (the most similar rule of the CR); score = the evidence's strength (similarity plus the keyword's weight; 1 for a citation). Each link has a row for the newest English release (role newest) and one for the release the ruling was written for (role written: the release its page quotes, or the one in force on the page's date); lineage_id ties them. A ruling linked to nothing is listed in ingest_problems (ruling-not-linked).",
+        "facets": ["how", "role", "release", "number"],
+    },
+    "card_ruling_rules": {
+        "title": "Card rulings → rules",
+        "description": "The rules each dated card ruling applies, found by the linker: how = cited, keyword+similarity (a rule of a keyword the card has or the ruling names), similarity; score as for wiki rulings. role newest = the newest English release; role written = the English release in force on the ruling's date. A ruling linked to nothing is listed in ingest_problems (ruling-not-linked).",
+        "facets": ["how", "role", "release", "number"],
     },
     "wiki_sections": {
         "title": "Wiki page sections",
@@ -213,8 +218,8 @@ TABLES = {
     },
     "card_rulings": {
         "title": "Card rulings",
-        "description": "Dated rulings on cards, each (card, date, text) once however many printings carry it: set_ids and printings say which; id is stable (a digest of card, date and text); text_id is shared by the same ruling on several cards.",
-        "facets": ["date"],
+        "description": "Dated rulings on cards, each (card, date, text) once however many printings carry it: set_ids and printings say which; id is stable (a digest of card, date and text); text_id is shared by the same ruling on several cards. linked_rules = the rules (newest release) the ruling applies, as found by the linker (see Card rulings → rules).",
+        "facets": [{"array": "linked_rules"}, "link_how", "date"],
         "sort_desc": "date",
     },
     "card_printings": {

@@ -119,7 +119,7 @@ class Server:
 
 
 @contextlib.contextmanager
-def running_server(db: Path, *, timeout: float = 30.0, public: bool = False,
+def running_server(db: Path, *, timeout: float = 120.0, public: bool = False,
                    env: dict[str, str] | None = None) -> Iterator[str]:
     """``kb serve`` in a child process on a free port; yields its base URL once it answers,
     and stops it (SIGTERM) afterwards. For tests and benchmarks."""
@@ -128,7 +128,7 @@ def running_server(db: Path, *, timeout: float = 30.0, public: bool = False,
 
 
 @contextlib.contextmanager
-def serving(db: Path, *, timeout: float = 30.0, public: bool = False,
+def serving(db: Path, *, timeout: float = 120.0, public: bool = False,
             env: dict[str, str] | None = None) -> Iterator[Server]:
     """As :func:`running_server`, yielding a :class:`Server` (benchmarks read its memory)."""
     import httpx

@@ -5,7 +5,10 @@ Discover quotes 701.55, Discover's number when it arrived, but 701.55 has
 been “Face a Villainous Choice” since 20250606. This module finds such
 citations in every text that cites rules by number — wiki pages (their prose
 and their quoted CR blocks), rulings, card rulings, and our own docstrings,
-comments and scenario files — and says which number to cite now.
+comments and scenario files — and says which number to cite now. The
+translated CRs are checked too, inside themselves: a Japanese rule citing
+``rule 725〔ゲームを再び開始する〕`` when that title is 726 in the same release
+(:func:`find_stale_cross_references`).
 
 Each citation is read in **the release it was written for**: the release a
 quoted block names (``引用：総合ルール 20260807.0``), else the newest release
@@ -33,8 +36,10 @@ not what it is about (``wrong-rule``), when that rule has moved since and the
 number now names something else or nothing (``moved``), when the rule has
 been removed since (``removed``), or when the number does not exist in the
 release it was written for (``missing``). The suggestion is the number the
-rule it is about has in the newest release (with the same subrule letter
-where there is one), found through the lineages of :mod:`kb.lineage`.
+rule it is about has in the newest release, found through the lineages of
+:mod:`kb.lineage`; for a subrule, the subrule of that rule the old one became
+or whose text is closest to it, else the numbered rule alone
+(:func:`suggest_subrule`).
 
 A line that cites a stale number on purpose (a doctest showing a check
 catch one) says so with ``stale on purpose`` or ``kb: ignore-stale`` and is
@@ -78,7 +83,9 @@ class CitingText:
     are names of what the whole document is about (``("発見", "Discover")``);
     ``quoted`` marks a quoted CR block, whose line-leading numbers are the
     rules it quotes; ``lines`` gives the source line of each line of text
-    when they are not consecutive (quoted rules read back from the database).
+    when they are not consecutive (quoted rules read back from the database);
+    ``title`` is what a reader calls the source (a wiki page's title, a card's
+    name), shown instead of its file.
     """
 
     source_kind: str
@@ -90,6 +97,7 @@ class CitingText:
     keywords: tuple[str, ...] = ()
     quoted: bool = False
     lines: tuple[int, ...] | None = None  # the source line of each line of text, when not consecutive
+    title: str | None = None
 
     def line_of(self, offset: int) -> int:
         """The source line of line ``offset`` (0-based) of the text."""
@@ -116,6 +124,7 @@ class StaleCitation:
     suggested_number: str | None
     suggested_title: str | None
     message: str
+    source_title: str | None = None  # the wiki page's title (発見), the card's name: what a reader calls it
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -124,7 +133,7 @@ class StaleCitation:
         return tuple(asdict(self).values())
 
     def __str__(self) -> str:
-        return f"{self.source}:{self.line}: {self.message}"
+        return f"{self.source_title or self.source}:{self.line}: {self.message}"
 
 
 # --- reading documents ---------------------------------------------------------------
@@ -141,19 +150,21 @@ _DATE = re.compile(r"(?P<y>(?:19|20)\d\d)[-/年.]?(?P<m>\d{1,2})[-/月.]?(?P<d>\
 
 
 def wiki_texts(text: str, source: str, *, source_kind: str = "wiki_page", date: str | None = None,
-               keywords: tuple[str, ...] = (), first_line: int = 1) -> list[CitingText]:
+               keywords: tuple[str, ...] = (), first_line: int = 1, title: str | None = None) -> list[CitingText]:
     """Split a rendered wiki page into its prose and its quoted CR blocks.
 
     The page's keyword is its first line (the page title) and the first
-    ``日本語名/English name`` pair near the top, unless ``keywords`` are given.
+    ``日本語名/English name`` pair near the top, unless ``keywords`` are given;
+    its title is ``title`` or else that first line.
 
     >>> parts = wiki_texts("発見\\n\\n発見/Discoverはキーワード処理。\\n引用：総合ルール 20260807.0\\n• 701.55 最悪の二択を行う", "p.txt")
-    >>> [(p.quoted, p.written_for, p.line, p.keywords) for p in parts]
-    [(False, None, 1, ('発見', 'Discover')), (True, '20260807', 4, ('発見', 'Discover'))]
+    >>> [(p.quoted, p.written_for, p.line, p.keywords, p.title) for p in parts]
+    [(False, None, 1, ('発見', 'Discover'), '発見'), (True, '20260807', 4, ('発見', 'Discover'), '発見')]
     """
     lines = text.split("\n")
     if not keywords:
         keywords = page_keywords(text)
+    title = title or page_title(text)
     out: list[CitingText] = []
     prose: list[str] = []
     prose_start = 0
@@ -166,7 +177,7 @@ def wiki_texts(text: str, source: str, *, source_kind: str = "wiki_page", date: 
             continue
         if prose:
             out.append(CitingText(source_kind, source, first_line + prose_start, "\n".join(prose),
-                                  None, date, keywords))
+                                  None, date, keywords, title=title))
         start = i
         i += 1
         block = [lines[start]]
@@ -175,11 +186,22 @@ def wiki_texts(text: str, source: str, *, source_kind: str = "wiki_page", date: 
             block.append(lines[i])
             i += 1
         out.append(CitingText("wiki_quote", source, first_line + start, "\n".join(block),
-                              label.group("release"), date, keywords, quoted=True))
+                              label.group("release"), date, keywords, quoted=True, title=title))
         prose, prose_start = [], i
     if prose and any(line.strip() for line in prose):
-        out.append(CitingText(source_kind, source, first_line + prose_start, "\n".join(prose), None, date, keywords))
+        out.append(CitingText(source_kind, source, first_line + prose_start, "\n".join(prose), None, date, keywords,
+                              title=title))
     return out
+
+
+def page_title(text: str) -> str | None:
+    """A rendered wiki page's title: its first line, when it is short enough to be one.
+
+    >>> page_title("\\n探検\\n探検（たんけん）/Exploreとは"), page_title("")
+    ('探検', None)
+    """
+    first = next((line.strip() for line in text.split("\n") if line.strip()), None)
+    return first if first and len(first) <= 40 else None
 
 
 def page_keywords(text: str) -> tuple[str, ...]:
@@ -259,6 +281,7 @@ TEXT_COLUMNS = ("text", "ruling", "body", "content", "wikitext", "rendered", "de
 DATE_COLUMNS = ("date", "ruling_date", "published", "revision_date", "revision", "updated")
 SOURCE_COLUMNS = ("source", "sources", "url", "path", "page", "card", "card_name", "name", "title")
 LINE_COLUMNS = ("line",)
+TITLE_COLUMNS = ("title", "page_title", "card", "card_name")
 KEYWORD_COLUMNS = ("keyword", "keyword_en", "name_ja", "name_en", "title", "title_en", "page_title",
                    "english_name")
 CITING_TABLES = (("wiki_pages", "wiki_page"), ("rulings", "ruling"), ("card_rulings", "card_ruling"))
@@ -302,6 +325,7 @@ def database_texts(db: sqlite_utils.Database) -> Iterator[CitingText]:
         date_col = _first(columns, DATE_COLUMNS)
         source_col = _first(columns, SOURCE_COLUMNS)
         line_col = _first(columns, LINE_COLUMNS)
+        title_col = _first(columns, TITLE_COLUMNS)
         keyword_cols = [c for c in KEYWORD_COLUMNS if c in columns] if kind != "card_ruling" else []
         for i, row in enumerate(db[table].rows, 1):
             texts = [row[c] for c in text_cols if isinstance(row[c], str) and _CITES.search(row[c])]
@@ -311,12 +335,13 @@ def database_texts(db: sqlite_utils.Database) -> Iterator[CitingText]:
             line = int(row[line_col]) if line_col and row[line_col] else 1
             date = parse_date(row[date_col]) if date_col else None
             keywords = tuple(dict.fromkeys(str(row[c]) for c in keyword_cols if row[c]))
+            title = str(row[title_col]) if title_col and row[title_col] else None
             for text in texts:
                 if kind == "wiki_page":
                     yield from wiki_texts(text, source, source_kind=kind, date=date,
-                                          keywords=keywords or page_keywords(text), first_line=line)
+                                          keywords=keywords or page_keywords(text), first_line=line, title=title)
                 else:
-                    yield CitingText(kind, source, line, text, date=date, keywords=keywords)
+                    yield CitingText(kind, source, line, text, date=date, keywords=keywords, title=title)
     yield from excerpt_texts(db)
 
 
@@ -339,9 +364,11 @@ def excerpt_texts(db: sqlite_utils.Database) -> Iterator[CitingText]:
     for row in db.query(EXCERPT_SQL):
         blocks.setdefault((row["source"] or "", row["release"]), []).append(row)
     keywords_of: dict[str, tuple[str, ...]] = {}
+    title_of: dict[str, str] = {}
     if "wiki_pages" in db.table_names():
         columns = list(db["wiki_pages"].columns_dict)
         source_col, text_col = _first(columns, SOURCE_COLUMNS), _first(columns, TEXT_COLUMNS)
+        title_col = _first(columns, TITLE_COLUMNS)
         keyword_cols = [c for c in KEYWORD_COLUMNS if c in columns]
         if source_col:
             for row in db["wiki_pages"].rows:
@@ -349,6 +376,8 @@ def excerpt_texts(db: sqlite_utils.Database) -> Iterator[CitingText]:
                 if not names and text_col and isinstance(row[text_col], str):
                     names = page_keywords(row[text_col])
                 keywords_of[str(row[source_col])] = names
+                if title_col and row[title_col]:
+                    title_of.setdefault(str(row[source_col]), str(row[title_col]))
     for (source, release), rows in blocks.items():
         lines = []
         first = rows[0]["line"] or 1
@@ -358,12 +387,13 @@ def excerpt_texts(db: sqlite_utils.Database) -> Iterator[CitingText]:
             if title and row["title_en"] and row["title_en"] not in title:
                 title = f"{title}／{row['title_en']}"
             lines.append(f"{row['number']} {title or row['text'] or ''}".rstrip())
-        keywords = keywords_of.get(source, ())
-        if not keywords:
+        keywords, title = keywords_of.get(source, ()), title_of.get(source)
+        if not keywords or not title:
             page = _read_page(source)
-            keywords = page_keywords(page) if page else ()
+            keywords = keywords or (page_keywords(page) if page else ())
+            title = title or (page_title(page) if page else None)
         yield CitingText("wiki_quote", source, first - 1, f"引用：総合ルール {release}\n" + "\n".join(lines),
-                         release, None, keywords, True, tuple(numbers))
+                         release, None, keywords, True, tuple(numbers), title)
 
 
 def _read_page(source: str) -> str | None:
@@ -780,13 +810,6 @@ def _about_from_text(c: _Cited, doc: CitingText, book: RuleBook) -> str | None:
 _JAPANESE = re.compile("[\u3040-\u30ff\u3400-\u9fff]")
 
 
-def _suffix(number: str, head: str | None) -> str:
-    """What follows the headed rule in ``number``: 701.55a under 701.55 → 'a'."""
-    if head and number.startswith(head) and number != head:
-        return number[len(head):]
-    return ""
-
-
 def _judge(doc: CitingText, c: _Cited, read_in: str, about: str | None, about_from: str | None,
            book: RuleBook) -> StaleCitation | None:
     if c.number not in book.rules(read_in):
@@ -807,8 +830,7 @@ def _judge(doc: CitingText, c: _Cited, read_in: str, about: str | None, about_fr
         if target is None:
             return None  # the topic has no rule today: nothing better to cite
         reason = "wrong-rule" if exists_then else "missing"
-        suffix = _suffix(c.number, head_number) if exists_then else _suffix(c.number, _guess_head(c.number))
-        suggestion = target + suffix if suffix and (target + suffix) in book.rules(book.newest) else target
+        suggestion = suggest_subrule(book, c.number, read_in, target, quoted=doc.quoted)
     elif not exists_then:
         reason = "missing"
         if c.number in book.rules(book.newest):
@@ -825,11 +847,55 @@ def _judge(doc: CitingText, c: _Cited, read_in: str, about: str | None, about_fr
         doc.source_kind, doc.source, c.line, c.cited, c.number, doc.written_for, read_in,
         about, about_from, head_title, reason, suggestion, suggested_title,
         _message(c, doc, read_in, about, about_from, head_title, reason, suggestion, suggested_title, book),
+        doc.title,
     )
 
 
-def _guess_head(number: str) -> str:
-    return number[:-1] if rule_kind(number) == "subrule" else number
+# How close a subrule's text must be to an old one's to be suggested in its place.
+SUBRULE_SIMILARITY = 0.5
+
+
+def suggest_subrule(book: RuleBook, number: str, read_in: str, target: str, *, quoted: bool = False) -> str:
+    """The subrule of ``target`` (in the newest release) to cite for the subrule ``number``, else ``target``.
+
+    The letter is never kept blindly: Explore's 701.44b has nothing to do
+    with Manifest's 701.40b. The old subrule is the one the citation means:
+    for prose, the subrule of that number when the rule it is about had that
+    number (``Phasing — CR 702.25e``: Phasing was 702.25 until 20200703), whose
+    lineage gives today's number; for a quoted block, the rule quoted (its
+    text, as ``read_in`` has it). When the lineage does not lead under
+    ``target``, the subrule of ``target`` whose text is closest to the old
+    one's (at least :data:`SUBRULE_SIMILARITY`) is suggested; when none is,
+    the numbered rule alone.
+    """
+    if rule_kind(number) != "subrule":
+        return target
+    old: tuple[str, str] | None = None
+    if not quoted:
+        head = parent_number(number)
+        runs = [last for _first, last, n in book.numbers_over_time(target) if n == head]
+        if runs and number in book.rules(runs[-1]):
+            old = (runs[-1], number)
+    if old is None and number in book.rules(read_in):
+        old = (read_in, number)
+    if old is None:
+        return target
+    newest = book.rules(book.newest)
+    subrules = {n: row for n, row in newest.items() if row[0] == "subrule" and row[1] == target}
+    now = book.forward(*old)
+    if now in subrules:
+        return now
+    return closest_subrule(book.rules(old[0])[old[1]][3] or "", subrules) or target
+
+
+def closest_subrule(text: str, subrules: dict[str, tuple]) -> str | None:
+    """The subrule (number → (kind, parent, title, text)) whose text is closest to ``text``, if close enough."""
+    best, best_number = 0.0, None
+    for number, row in sorted(subrules.items()):
+        similarity = word_similarity(text, row[3] or "")
+        if similarity > best:
+            best, best_number = similarity, number
+    return best_number if best >= SUBRULE_SIMILARITY else None
 
 
 def _title_of(book: RuleBook, key: str | None) -> str:
@@ -840,9 +906,25 @@ def _title_of(book: RuleBook, key: str | None) -> str:
 
 
 def _message(c, doc, read_in, about, about_from, head_title, reason, suggestion, suggested_title, book) -> str:
-    where = f"written for {doc.written_for}, read in {read_in}" if doc.written_for and doc.written_for != read_in \
-        else f"in {read_in}"
+    """What is wrong, in the words of the text cited: ``the page quotes the 20260807 CR; in 20260417 701.55 is …``.
+
+    A quoted block says which release it quotes; the release it is read in
+    is the newest the database has before that (or the one it names).
+    """
     what = f"“{head_title}”" if head_title else "no rule"
+    text = "the page" if doc.source_kind.startswith("wiki") else "the text"
+    if doc.quoted and doc.written_for:
+        if doc.written_for == read_in:
+            where, prefix = f"in {read_in}", f"the page quotes the {read_in} CR: "
+        else:
+            where, prefix = f"in {read_in}", f"the page quotes the {doc.written_for} CR; "
+        subject = f"{prefix}{where} {c.number}"
+    elif doc.written_for and doc.written_for != read_in:
+        where = f"written for {doc.written_for}, read in {read_in}"
+        subject = f"{c.number} ({where})"
+    else:
+        where = f"in {read_in}"
+        subject = f"{where} {c.number}"
     if reason == "wrong-rule":
         topic = _title_of(book, about)
         history = ""
@@ -850,14 +932,14 @@ def _message(c, doc, read_in, about, about_from, head_title, reason, suggestion,
         runs = book.numbers_over_time(target) if target else []
         if len(runs) > 1:
             history = " (" + ", ".join(f"{n} {a}–{b}" for a, b, n in runs) + ")"
-        return (f"{c.number} is {what} {where}, but the text is about {topic} ({about_from}); "
+        return (f"{subject} is {what}, but {text} is about {topic} ({about_from}); "
                 f"cite {suggestion} ({suggested_title}){history}")
     if reason == "missing":
         tail = f"; cite {suggestion} ({suggested_title})" if suggestion else ""
-        return f"{c.number} does not exist {where}{tail}"
+        return f"{subject} does not exist{tail}"
     if reason == "removed":
-        return f"{c.number} ({what} {where}) has been removed since; nothing replaces it"
-    return f"{c.number} ({what} {where}) is {suggestion} in {book.newest}; cite {suggestion}"
+        return f"{subject} is {what}, removed since; nothing replaces it"
+    return f"{subject} is {what}, {suggestion} in {book.newest}; cite {suggestion}"
 
 
 def find_stale_in(texts: Iterable[CitingText], book: RuleBook) -> Iterator[StaleCitation]:
@@ -879,12 +961,14 @@ def find_stale_citations(
     code_root: Path = PROJECT_ROOT,
     problems: list[IngestProblem] | None = None,
 ) -> Iterator[StaleCitation]:
-    """Every stale citation in the database's citing tables and (``include_code``) our own code."""
+    """Every stale citation in the database's citing tables, the cross-references of the
+    translated CRs (:func:`find_stale_cross_references`) and (``include_code``) our own code."""
     book = RuleBook(db)
     texts: list[CitingText] = list(database_texts(db))
     if include_code:
         texts.extend(code_texts(code_root))
     yield from find_stale_in(texts, book)
+    yield from find_stale_cross_references(db)
 
 
 STALE_SQL = """
@@ -894,3 +978,109 @@ from stale_citations
 where (:source_kind is null or source_kind = :source_kind)
 order by source, line
 """
+
+
+# --- cross-references inside a translated CR ------------------------------------------------
+
+# "rule 725〔ゲームを再び開始する〕" (Japanese), "601“施放咒语”" (Chinese): a number with the
+# title of the rule it means, so the two can be checked against each other.
+TITLED_REFERENCE = re.compile(
+    r"(?<![\d.])(?P<number>\d{3}(?:\.\d+[a-z]?)?)\s*[〔“「](?P<title>[^〕”」\n]{1,40})[〕”」]")
+LANGUAGE_NAMES = {"ja": "Japanese", "zh": "Chinese", "ko": "Korean", "en": "English"}
+
+
+def translation_texts(db: sqlite_utils.Database) -> Iterator[tuple[str, str, str, str, str, int, str]]:
+    """(release, lang, from_number, text, source, line, kind) of every rule, example and glossary
+    definition of the whole translated releases that cites a rule with its title."""
+    tables = set(db.table_names())
+    if "rules" not in tables or "releases" not in tables:
+        return
+    releases = list(db.execute(
+        "select release, lang from releases where lang != 'en' and completeness = 'whole' order by lang, release"))
+    queries = [("rule", "select number, text, source, line from rules where release = ? and lang = ? order by position")]
+    if "examples" in tables:
+        queries.append(("example", "select rule_number, text, source, line from examples where release = ? and lang = ?"
+                                   " order by rule_number, seq"))
+    if "glossary" in tables:
+        # The glossary's line is its term's; the definition starts on the next line.
+        queries.append(("glossary", "select term, definition, source, line + 1 from glossary"
+                                    " where release = ? and lang = ? order by line"))
+    for release, lang in releases:
+        for kind, sql in queries:
+            for number, text, source, line in db.execute(sql, [release, lang]):
+                if text and ("〔" in text or "“" in text or "「" in text):
+                    yield release, lang, number, text, source or "", int(line or 1), kind
+
+
+def find_stale_cross_references(db: sqlite_utils.Database) -> Iterator[StaleCitation]:
+    """Cross-references inside a translated CR whose printed title names another rule.
+
+    A translation that kept an older release's numbers cites ``rule 725
+    〔ゲームを再び開始する〕`` when 725 is イニシアチブ and 726 is
+    ゲームを再び開始する in that very release. Each titled reference is read
+    in its own release and language: it is stale when the title is neither
+    the cited rule's (or its heading's) nor mentioned in the cited rule, and
+    another rule of the release has that title; the suggestion is that rule.
+    A title no rule has (``700.14〔積算〕``, a glossary term) is left alone.
+    """
+    by_release: dict[tuple[str, str], tuple[dict, dict, dict]] = {}
+
+    def rulebook(release: str, lang: str):
+        if (release, lang) not in by_release:
+            rules = {n: (kind, parent, title, text) for n, kind, parent, title, text in db.execute(
+                "select number, kind, parent, title, text from rules where release = ? and lang = ?", [release, lang])}
+            titled: dict[str, list[str]] = {}
+            for n, (kind, _parent, title, _text) in rules.items():
+                if title and kind in ("numbered", "rule"):
+                    for name in {title, *re.split(r"[／/]", title)}:
+                        if name_key(name):
+                            titled.setdefault(name_key(name), []).append(n)
+            english: dict[str, str] = {}
+            if "rule_alignment" in db.table_names():
+                en_titles = {n: t for n, t in db.execute(
+                    "select number, title from rules where release = ? and lang = 'en' and title is not null", [release])}
+                for n, n_en in db.execute(
+                        "select number, number_en from rule_alignment where release = ? and lang = ?", [release, lang]):
+                    if n_en in en_titles:
+                        english[n] = en_titles[n_en]
+            by_release[(release, lang)] = (rules, titled, english)
+        return by_release[(release, lang)]
+
+    def heading(rules: dict, number: str) -> tuple[str | None, str | None]:
+        while number in rules:
+            kind, parent, title, _text = rules[number]
+            if title:
+                return number, title
+            if kind in ("section", "rule") or not parent:
+                break
+            number = parent
+        return None, None
+
+    for release, lang, from_number, text, source, line, kind in translation_texts(db):
+        rules, titled, english = rulebook(release, lang)
+        for m in TITLED_REFERENCE.finditer(text):
+            number, printed = m.group("number"), m.group("title").strip()
+            key = name_key(printed)
+            if not key or number not in rules:
+                continue
+            head_number, head_title = heading(rules, number)
+            if head_title and key in {name_key(t) for t in (head_title, *re.split(r"[／/]", head_title))}:
+                continue
+            if not rules[number][2]:
+                own = [rules[number][3] or ""] + [row[3] or "" for row in rules.values() if row[1] == number]
+                if any(printed in t for t in own):
+                    continue  # an untitled rule defining the term printed (700.14〔積算〕)
+            meant = [n for n in titled.get(key, []) if n != number]
+            if len(meant) != 1:
+                continue  # no rule (or several) with that title: nothing to say what was meant
+            suggestion = meant[0]
+            cited_title = head_title if head_number == number else None
+            where = f"the {LANGUAGE_NAMES.get(lang, lang)} CR {release}"
+            cited_en = f" ({english[number]})" if number in english else ""
+            meant_en = f" ({english[suggestion]})" if suggestion in english else ""
+            is_what = f"〔{cited_title}〕{cited_en}" if cited_title else "another rule"
+            message = (f"{from_number} cites {m.group(0)}, but in {where} {number} is {is_what}; "
+                       f"〔{printed}〕 is {suggestion}{meant_en}; cite {suggestion}")
+            yield StaleCitation(
+                "cr", source, line + text.count("\n", 0, m.start()), m.group(0), number, release, release,
+                printed, "title in brackets", cited_title, "wrong-rule", suggestion, rules[suggestion][2], message)

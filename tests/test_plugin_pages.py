@@ -139,6 +139,32 @@ async def test_rule_page_validates_parameters(ds, query, status, message):
     assert soup(page).select_one(".kb-error").text.startswith(message)
 
 
+@pytest.mark.parametrize("path", [
+    "/-/rules/805.10?release=20260116", "/-/rules/805.10?release=20260116&lang=ja&with=en",
+    "/-/rules/805.10?release=20260116&with=zh", "/-/rules/805.10", "/-/rules/701.57?release=20260116",
+    "/-/rules/701", "/-/rules/100.2?release=20211119&with=ko", "/-/keywords/discover",
+    "/-/keywords/discover?show=zh",
+])
+async def test_no_page_has_two_elements_with_one_id(ds, path):
+    from collections import Counter
+
+    page = await ds.client.get(path)
+    assert page.status_code == 200
+    ids = Counter(e["id"] for e in soup(page).select("[id]"))
+    assert ids and [i for i, n in ids.items() if n > 1] == []
+
+
+async def test_an_unpaired_row_has_its_own_anchor(ds):
+    # The Japanese 805.10f (damage assignment order, removed in English 20241108) pairs with no
+    # English rule; the English 805.10f is translated by the Japanese 805.10g.
+    html = soup(await ds.client.get("/-/rules/805.10?release=20260116"))
+    english = html.select_one("[id='805.10f']")
+    alone = html.select_one("[id='ja-805.10f']")
+    assert english.select_one(".kb-en .kb-anchor").text == "805.10f"
+    assert english.select_one(".kb-ja .kb-anchor").text == "805.10g"
+    assert alone.select_one(".kb-en .kb-absent") and alone.select_one(".kb-ja .kb-anchor")["href"] == "#ja-805.10f"
+
+
 async def test_rule_page_missing_rule_says_where_it_was(ds):
     response = await ds.client.get("/-/rules/701.57.json?release=20231117")
     assert response.status_code == 404
@@ -186,7 +212,34 @@ async def test_keyword_page_unknown_name(ds):
     page = await ds.client.get("/-/keywords/discovr")
     assert page.status_code == 404 and "did you mean 'Discover'?" in soup(page).select_one(".kb-error").text
     bad = await ds.client.get("/-/keywords/discover.json?show=de")
-    assert bad.status_code == 400 and bad.json()["error"] == "show must be both, en or ja, not 'de'"
+    assert bad.status_code == 400 and bad.json()["error"] == "show must be both, en, ja, zh or ko, not 'de'"
+
+
+async def test_keyword_page_in_chinese_and_korean(ds, kb_db):
+    chinese = await ds.client.get("/-/keywords/%E5%80%BE%E6%8E%A2.json")  # 倾探
+    assert chinese.status_code == 200
+    data = chinese.json()
+    assert data["title"] == "Discover" and data["translations"]["zh"]["name"] == "倾探"
+    newest_zh = kb_db.execute("select max(release) from releases where lang = 'zh' and completeness = 'whole'").fetchone()[0]
+    assert (data["translations"]["zh"]["release"], data["translations"]["zh"]["number"]) == (newest_zh, "701.57")
+    assert "“倾探”" in data["translations"]["zh"]["glossary"]["definition"]
+    # The Korean CR (20211119) predates Discover: said, not left blank.
+    assert data["translations"]["ko"] is None and "Korean" in data["translations"]["ko_note"]
+    korean = (await ds.client.get("/-/keywords/%ED%83%90%ED%97%98.json")).json()  # 탐험
+    assert korean["title"] == "Explore" and korean["translations"]["ko"]["number"] == "701.40"  # Explore in 2021
+    page = soup(await ds.client.get("/-/keywords/discover"))
+    assert page.select_one("h1 [lang=zh]").text == "倾探"
+    assert "倾探" in page.select_one("#definition .kb-translations .kb-zh").text
+    # show=zh shows the Chinese rule beside the English, as the rule page does.
+    page = soup(await ds.client.get("/-/keywords/discover?show=zh"))
+    assert page.select_one(".kb-bilingual.kb-show-zh")
+    rows = page.select("#definition .kb-row[id]")
+    assert len(rows) == 4 and all([c["lang"] for c in row.select(".kb-cell")] == ["en", "zh"] for row in rows)
+    assert "倾探" in rows[0].select_one(".kb-zh").text
+    page = soup(await ds.client.get("/-/keywords/explore?show=ko"))
+    assert "탐험" in page.select_one("#definition .kb-row[id] .kb-ko").text
+    assert (await ds.client.get("/-/keywords/discover?with=ko")).status_code == 200
+    assert (await ds.client.get("/-/keywords/discover.json?release=20231117")).status_code == 400
 
 
 async def test_keyword_list(ds):

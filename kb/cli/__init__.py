@@ -245,6 +245,7 @@ def _register_commands() -> None:
     from .cards import card_command, cards_command
     from .check import check
     from .history import diff_command, stale_command, trace_command
+    from .rulings import rulings_command
 
     cli.add_command(card_command)
     cli.add_command(cards_command)
@@ -252,6 +253,7 @@ def _register_commands() -> None:
     cli.add_command(diff_command)
     cli.add_command(trace_command)
     cli.add_command(stale_command)
+    cli.add_command(rulings_command)
 
 
 _register_commands()

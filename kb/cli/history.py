@@ -173,7 +173,7 @@ def trace_command(number, release, lang, all_langs, db, as_json):
 
 
 @click.command("stale")
-@click.option("--source-kind", type=click.Choice(["wiki_page", "wiki_quote", "ruling", "card_ruling", "code", "scenario"]),
+@click.option("--source-kind", type=click.Choice(["wiki_page", "wiki_quote", "ruling", "card_ruling", "cr", "code", "scenario"]),
               help="Only citations from this kind of source.")
 @click.option("--no-code", is_flag=True, help="Leave out our own code (executable_rules/, data/scenarios/).")
 @db_option
@@ -183,7 +183,9 @@ def stale_command(source_kind, no_code, db, as_json):
 
     Reads wiki pages and their quoted CR blocks, rulings, card rulings (the
     tables the database has) and our own docstrings, comments and scenario
-    files, each in the release it was written for.
+    files, each in the release it was written for; and the cross-references
+    of the translated CRs (``cr``) whose printed title names another rule
+    (``rule 725〔ゲームを再び開始する〕`` when that is 726).
 
     Example:
 

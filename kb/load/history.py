@@ -67,7 +67,7 @@ HISTORY_TABLES: dict[str, dict] = {
             "id": int, "source_kind": str, "source": str, "line": int, "cited": str,
             "cited_number": str, "written_for": str, "read_in": str, "about": str,
             "about_from": str, "cited_title": str, "reason": str, "suggested_number": str,
-            "suggested_title": str, "message": str,
+            "suggested_title": str, "message": str, "source_title": str,
         },
         pk="id",
     ),

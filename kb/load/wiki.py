@@ -9,23 +9,19 @@ judged by the parser alone.
 Tables: ``wiki_pages`` (one row per page revision per file, ``preferred`` = 1
 for the one row per title to show first: whole before partial, rendered before
 HTML before wikitext before diff), ``keywords`` (English name → Japanese name,
-kind and page), ``rulings`` and ``ruling_rules``, ``wiki_sections``,
+kind and page), ``rulings``, ``wiki_sections``,
 ``wiki_card_blocks``, ``card_mentions`` and ``wiki_quoted_rules``. The quoted
 CR rules go into ``rules``/``sections``/``examples``/``rule_references`` as
 Japanese rows of their release, with a ``releases`` row of completeness
 ``excerpt``; two pages quoting the same rule of the same release store it once,
 and a problem is kept when their texts differ.
 
-Rulings link to rule numbers three ways (``ruling_rules.how``): ``cited`` (the
-ruling's text cites the number; the release is the one the page quotes, when it
-quotes one), ``keyword rule`` (the page quotes its keyword's numbered rule),
-``same text`` (the ruling says what a quoted subrule says: similarity ≥
-:data:`SAME_TEXT_RATIO` after normalising, kept with its score).
+Rulings are linked to the rules they apply later, once the rule history is
+built, by :mod:`kb.load.ruling_links`.
 """
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 import unicodedata
@@ -44,7 +40,6 @@ from .cards import card_row, create_card_tables
 from ..schema import create_tables
 from ..schema import FTS_TOKENIZE
 
-SAME_TEXT_RATIO = 0.55
 FORM_ORDER = {"rendered": 0, "html": 1, "wikitext": 2, "diff": 3}
 
 WIKI_TABLES: dict[str, dict] = {
@@ -55,36 +50,28 @@ WIKI_TABLES: dict[str, dict] = {
             "note": str, "redirected_from": str, "quoted_release": str, "quoted_version": str,
             "quoted_keyword_rule": str, "form": str, "revision": str, "partial": int,
             "partial_reason": str, "preferred": int, "rulings": int, "card_blocks": int,
-            "card_mentions": int, "quoted_rules": int, "source": str, "line": int,
+            "card_mentions": int, "quoted_rules": int, "source": str, "line": int, "lang": str,
         },
         pk="id",
     ),
     "keywords": dict(
         columns={
             "name_en": str, "name_ja": str, "kind": str, "kind_ja": str, "page_id": int,
-            "page_title": str, "cr_release": str, "cr_number": str,
+            "page_title": str, "cr_release": str, "cr_number": str, "page_en_id": int, "page_en_title": str,
         },
         pk="name_en",
-        foreign_keys=[("page_id", "wiki_pages", "id")],
+        foreign_keys=[("page_id", "wiki_pages", "id"), ("page_en_id", "wiki_pages", "id")],
     ),
     "rulings": dict(
         columns={
             "id": int, "page_id": int, "page_title": str, "revision": str, "keyword": str,
             "quoted_release": str, "position": int, "depth": int, "parent_id": int, "section": str, "section_path": str,
             "text": str, "is_example": int, "markup": str, "truncated": int, "preferred": int,
-            "source": str, "line": int, "search_ja": str,
+            "source": str, "line": int, "search_ja": str, "lang": str,
         },
         pk="id",
         foreign_keys=[("page_id", "wiki_pages", "id"), ("keyword", "keywords", "name_en"),
                       ("parent_id", "rulings", "id")],
-    ),
-    "ruling_rules": dict(
-        columns={
-            "id": int, "ruling_id": int, "release": str, "lang": str, "number": str, "how": str,
-            "cited": str, "score": float,
-        },
-        pk="id",
-        foreign_keys=[("ruling_id", "rulings", "id")],
     ),
     "wiki_sections": dict(
         columns={
@@ -180,10 +167,6 @@ def _card_index(db) -> CardNameIndex:
         for name_en, name_ja in db.execute("select name_en, name_ja from card_faces"):
             names.setdefault(name_en, name_ja)
     return CardNameIndex(names)
-
-
-def _normalise(text: str) -> str:
-    return re.sub(r"[\s、。，．「」『』（）()]", "", unicodedata.normalize("NFKC", text))
 
 
 class _Cards:
@@ -342,24 +325,40 @@ def load_wiki(ctx: BuildContext) -> None:
             "note": p.note, "redirected_from": p.redirected_from, "quoted_release": p.quoted_release,
             "quoted_version": p.quoted_version, "quoted_keyword_rule": p.quoted_keyword_rule, "form": p.form,
             "revision": p.revision, "partial": int(p.partial), "partial_reason": p.partial_reason,
-            "preferred": int(preferred[p.title] == key), "source": p.source, "line": p.line,
+            "preferred": int(preferred[p.title] == key), "source": p.source, "line": p.line, "lang": p.lang,
         }).last_pk
 
     # keywords: one per English name, from its own page (title = its Japanese name) where there is one
     keyword_pages: dict[str, WikiPage] = {}
-    for p in sorted((p for p in pages if p.kind and p.name_en), key=lambda p: (p.title != p.name_ja, rank(p))):
+    for p in sorted((p for p in pages if p.kind and p.name_en and p.lang == "ja"),
+                    key=lambda p: (p.title != p.name_ja, rank(p))):
         keyword_pages.setdefault(p.name_en, p)
+    # the English wiki's page of the same keyword, the preferred one: names compared as the newest
+    # CR titles them (Villainous Choice and "Face a villainous choice" are Face a Villainous Choice)
+    canonical = _keyword_titles(db)
+    english_pages: dict[str, WikiPage] = {}
+    for p in sorted((p for p in pages if p.kind and p.name_en and p.lang == "en"), key=rank):
+        english_pages.setdefault(canonical(p.name_en), p)
     for name_en, p in keyword_pages.items():
+        en = english_pages.pop(canonical(name_en), None)
         db["keywords"].insert({
             "name_en": name_en, "name_ja": p.name_ja, "kind": p.kind, "kind_ja": p.kind_ja,
             "page_id": page_ids[(p.source, p.revision)], "page_title": p.title,
             "cr_release": p.quoted_release if p.quoted_keyword_rule else None, "cr_number": p.quoted_keyword_rule,
+            "page_en_id": page_ids[(en.source, en.revision)] if en else None, "page_en_title": en.title if en else None,
+        })
+    for en in english_pages.values():  # a keyword only the English wiki has a page for
+        keyword_pages[en.name_en] = en
+        db["keywords"].insert({
+            "name_en": en.name_en, "name_ja": None, "kind": en.kind, "kind_ja": None, "page_id": None,
+            "page_title": None, "cr_release": en.quoted_release if en.quoted_keyword_rule else None,
+            "cr_number": en.quoted_keyword_rule, "page_en_id": page_ids[(en.source, en.revision)],
+            "page_en_title": en.title,
         })
 
     cards = _Cards(ctx, index)
     quoted_by_page: dict[str, list] = defaultdict(list)  # file -> its quoted-CR records
     counts: dict[tuple, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    ruling_rows: list[tuple[int, Ruling, WikiPage]] = []
     # whole pages first, so a card's Japanese printed text comes from a whole page where one has it
     ordered = sorted(records_by_file, key=lambda item: min(
         (rank(r) for r in item[1] if isinstance(r, WikiPage)), default=(True,)))
@@ -380,16 +379,15 @@ def load_wiki(ctx: BuildContext) -> None:
                 parent_id = ruling_ids.get((key, r.parent)) if r.parent else None
                 ruling_id = db["rulings"].insert({
                     "page_id": page_id, "page_title": r.title, "revision": r.revision,
-                    "keyword": page.name_en if page.name_en in keyword_pages and page.kind else None,
+                    "keyword": _keyword_of(page, keyword_pages),
                     "quoted_release": page.quoted_release,
                     "position": r.position, "depth": r.depth, "parent_id": parent_id, "section": r.section,
                     "section_path": json.dumps(list(r.section_path), ensure_ascii=False), "text": r.text,
                     "is_example": int(r.is_example), "markup": r.markup, "truncated": int(r.truncated),
                     "preferred": int(preferred[page.title] == key), "source": r.source, "line": r.line,
-                    "search_ja": search_form(r.text),
+                    "search_ja": search_form(r.text) if page.lang == "ja" else None, "lang": page.lang,
                 }).last_pk
                 ruling_ids[(key, r.position)] = ruling_id
-                ruling_rows.append((ruling_id, r, page))
                 counts[key]["rulings"] += 1
             elif isinstance(r, WikiSection):
                 db["wiki_sections"].insert({
@@ -400,9 +398,21 @@ def load_wiki(ctx: BuildContext) -> None:
             elif isinstance(r, CardBlock):
                 name_source = "printed" if r.name_en else None
                 card_id = None
-                if r.name_en:
-                    card_id = cards.find_or_add(r.name_en, r.source)
-                else:
+                name_en = r.name_en
+                if not name_en and r.name_ja:
+                    # named only in Japanese (《金脈発見》): the card name list knows its English name
+                    english = index.english_names_for(r.name_ja)
+                    if len(english) == 1:
+                        name_en, name_source = english[0], "card_names (from the Japanese name)"
+                    else:
+                        ctx.problems.append(IngestProblem(
+                            r.source, r.line, "warning", "card-block-japanese-name-unknown",
+                            f"a card box names the card only as {r.name_ja!r}, which the card name list "
+                            + ("does not have" if not english else f"gives {len(english)} English names") +
+                            "; it is kept without a card"))
+                if name_en:
+                    card_id = cards.find_or_add(name_en, r.source)
+                elif not r.name_ja:
                     card_id = cards.identify(r)
                     if card_id is not None:
                         name_source = "inferred from text"
@@ -421,7 +431,7 @@ def load_wiki(ctx: BuildContext) -> None:
                             " ja_text_source = ? where id = ? and text_ja is null",
                             [r.type_line, r.text, r.pt, r.cost_printed, f"{r.source}:{r.line}", card_id])
                 db["wiki_card_blocks"].insert({
-                    "page_id": page_id, "card_id": card_id, "position": r.position, "name_en": r.name_en,
+                    "page_id": page_id, "card_id": card_id, "position": r.position, "name_en": name_en,
                     "name_ja": r.name_ja, "name_source": name_source, "cost_printed": r.cost_printed,
                     "mana_cost": r.mana_cost, "mana_value": r.mana_value, "type_line": r.type_line,
                     "text": r.text, "pt": r.pt, "how": r.how, "truncated": int(r.truncated),
@@ -446,7 +456,6 @@ def load_wiki(ctx: BuildContext) -> None:
             db["wiki_pages"].update(page_ids[key], dict(page_counts))
 
     _insert_quoted_cr(ctx, quoted_by_page, page_ids, search_form)
-    _link_rulings(ctx, ruling_rows)
     # The card step gave each card with a Japanese name its search form; redo only the cards the wiki
     # added or gave a Japanese name or printed text (one statement, not an update per card).
     changed = db.execute(
@@ -456,7 +465,6 @@ def load_wiki(ctx: BuildContext) -> None:
         db.conn.executemany("update cards set search_ja = ? where id = ?", [
             (search_form(" ".join(filter(None, [name_ja, text_ja]))), card_id) for card_id, name_ja, text_ja in changed])
     for table, columns in (("rulings", ["page_id"]), ("rulings", ["page_title"]), ("rulings", ["keyword"]),
-                           ("ruling_rules", ["release", "lang", "number"]), ("ruling_rules", ["ruling_id"]),
                            ("card_mentions", ["card_id"]), ("card_mentions", ["page_id"]),
                            ("wiki_card_blocks", ["card_id"]), ("wiki_pages", ["title"])):
         db[table].create_index(columns, if_not_exists=True)
@@ -467,136 +475,154 @@ def load_wiki(ctx: BuildContext) -> None:
         db.create_view(name, sql, replace=True)
 
 
+def _keyword_titles(db):
+    """A function giving a keyword name's title in the newest English CR, lower case (else the name's)."""
+    titles: list[str] = []
+    if "rules" in db.table_names():
+        row = db.execute("select max(release) from releases where lang = 'en' and completeness = 'whole'").fetchone()
+        if row and row[0]:
+            titles = [t for (t,) in db.execute(
+                "select title from rules where release = ? and lang = 'en' and kind = 'numbered'"
+                " and parent in ('701', '702') and title is not null", [row[0]])]
+    lowered = {t.lower(): t for t in titles}
+
+    def canonical(name: str) -> str:
+        key = name.strip().lower()
+        if key in lowered:
+            return key
+        return next((t for t in lowered if t.endswith(" " + key)), key)
+
+    return canonical
+
+
+def _keyword_of(page: WikiPage, keyword_pages: dict) -> str | None:
+    """The keyword (its English name as the keywords table has it) a ruling's page is about."""
+    if not page.kind or not page.name_en:
+        return None
+    if page.name_en in keyword_pages:
+        return page.name_en
+    return next((k for k in keyword_pages if k.lower() == page.name_en.lower()), None)
+
+
+def _cr_name(lang: str) -> str:
+    return "総合ルール" if lang == "ja" else "the Comprehensive Rules"
+
+
+def _same_words(a: str | None, b: str | None) -> bool:
+    """An English quote as the wiki renders it (curly quotes, spacing) says the same as the stored text."""
+    def words(t):
+        return re.findall(r"[a-z0-9]+", unicodedata.normalize("NFKC", t or "").lower())
+    return words(a) == words(b)
+
+
 def _quoted_text(record) -> tuple:
     return (record.title, getattr(record, "text", None))
 
 
 def _insert_quoted_cr(ctx: BuildContext, quoted_by_page: dict, page_ids: dict, search_form) -> None:
-    """Merge the quoted rules of all pages by (release, number) and insert them as Japanese excerpt releases."""
+    """Merge the quoted rules of all pages by (release, lang, number) and insert them as excerpt releases.
+
+    A Japanese page quotes the Japanese CR, an English page the English one. A release we
+    hold whole (every English one, Japanese 20260116) keeps its own text: the quote is
+    only compared with it, and a difference is a problem.
+    """
     from .cr import insert_records
 
     db = ctx.db
     existing_releases = {(r, lang) for r, lang in db.execute("select release, lang from releases")} \
         if "releases" in db.table_names() else set()
-    whole_japanese = {release for release, lang in existing_releases if lang == "ja"}
-    kept: dict[tuple, object] = {}  # (type, release, number[, seq]) -> record
-    release_records: dict[str, Release] = {}
+    kept: dict[tuple, object] = {}  # (type, release, lang, number[, seq]) -> record
+    release_records: dict[tuple[str, str], Release] = {}
     provenance: list[tuple[QuotedRule, bool, bool]] = []
     for page_key, records in quoted_by_page.items():
-        stored_here: dict[tuple[str, str], bool] = {}
-        same: dict[tuple[str, str], bool] = {}
+        stored_here: dict[tuple[str, str, str], bool] = {}
+        same: dict[tuple[str, str, str], bool] = {}
         for r in records:
             if isinstance(r, Release):
-                release_records.setdefault(r.release, r)
+                release_records.setdefault((r.release, r.lang), r)
             elif isinstance(r, (Section, Rule)):
-                key = (type(r).__name__, r.release, r.number)
+                key = (type(r).__name__, r.release, r.lang, r.number)
                 text = _quoted_text(r)
+                where = (r.release, r.lang, r.number)
                 if key not in kept:
                     kept[key] = r
-                    stored_here[(r.release, r.number)] = True
-                    same[(r.release, r.number)] = True
+                    stored_here[where] = True
+                    same[where] = True
                 else:
                     first = kept[key]
                     agrees = _quoted_text(first) == text
-                    same[(r.release, r.number)] = agrees
-                    stored_here[(r.release, r.number)] = False
+                    same[where] = agrees
+                    stored_here[where] = False
                     if not agrees:
                         ctx.problems.append(IngestProblem(
                             r.source, r.line, "warning", "quoted-rule-differs",
-                            f"rule {r.number} of 総合ルール {r.release} is quoted here with other text than in "
-                            f"{first.source}:{first.line}; the first is kept", r.release, "ja"))
+                            f"rule {r.number} of {_cr_name(r.lang)} {r.release} is quoted here with other text than in "
+                            f"{first.source}:{first.line}; the first is kept", r.release, r.lang))
             elif isinstance(r, Example):
-                kept.setdefault(("Example", r.release, r.rule_number, r.seq), r)
+                kept.setdefault(("Example", r.release, r.lang, r.rule_number, r.seq), r)
             elif isinstance(r, RuleRef):
-                kept.setdefault(("RuleRef", r.release, r.from_number, r.from_kind, r.to_number, r.cited), r)
+                kept.setdefault(("RuleRef", r.release, r.lang, r.from_number, r.from_kind, r.to_number, r.cited), r)
         for r in records:
             if isinstance(r, QuotedRule):
-                provenance.append((r, stored_here.get((r.release, r.number), False),
-                                   same.get((r.release, r.number), True)))
-    # rules already stored for a release (a whole Japanese release loaded by another step) win
-    stored_rules = {}
-    stored_sections = {(r, n) for r, n in db.execute("select release, number from sections where lang = 'ja'")} \
+                where = (r.release, r.lang, r.number)
+                provenance.append((r, stored_here.get(where, False), same.get(where, True)))
+    # rules already stored for a release (a whole release loaded by another step) win
+    stored_rules: dict[tuple[str, str, str], tuple] = {}
+    stored_sections = {(r, lang, n) for r, lang, n in db.execute("select release, lang, number from sections")} \
         if "sections" in db.table_names() else set()
+    whole = {(r, lang) for r, lang, c in db.execute("select release, lang, completeness from releases")
+             if c == "whole"} if "releases" in db.table_names() else set()
     if "rules" in db.table_names():
-        releases = list(release_records)
-        if releases:
-            marks = ",".join("?" * len(releases))
-            for release, number, title, text in db.execute(
-                    f"select release, number, title, text from rules where lang = 'ja' and release in ({marks})",
-                    releases):
-                stored_rules[(release, number)] = (title, text)
+        for release, lang in release_records:
+            for number, title, text in db.execute(
+                    "select number, title, text from rules where lang = ? and release = ?", [lang, release]):
+                stored_rules[(release, lang, number)] = (title, text)
     records: list = []
     for key, r in kept.items():
-        if isinstance(r, Rule) and (r.release, r.number) in stored_rules:
-            if stored_rules[(r.release, r.number)] != (r.title, r.text):
+        if isinstance(r, Rule) and (r.release, r.lang, r.number) in stored_rules:
+            stored_title, stored_text = stored_rules[(r.release, r.lang, r.number)]
+            if (stored_title, stored_text) != (r.title, r.text) and not (
+                    r.lang == "en" and _same_words(stored_text or stored_title, r.text or r.title)):
                 ctx.problems.append(IngestProblem(
                     r.source, r.line, "warning", "quoted-rule-differs",
-                    f"rule {r.number} of 総合ルール {r.release} as quoted differs from the stored release; "
-                    "the stored text is kept", r.release, "ja"))
+                    f"rule {r.number} of {_cr_name(r.lang)} {r.release} as quoted differs from the stored release; "
+                    "the stored text is kept", r.release, r.lang))
             continue
-        if isinstance(r, Section) and (r.release, r.number) in stored_sections:
+        if isinstance(r, Section) and (r.release, r.lang, r.number) in stored_sections:
             continue
-        if isinstance(r, (Example, RuleRef)) and r.release in whole_japanese:
+        if isinstance(r, (Example, RuleRef)) and (r.release, r.lang) in whole:
             continue
         records.append(r)
     # positions in document order within each release
-    by_release: dict[str, list] = defaultdict(list)
+    by_release: dict[tuple[str, str], list] = defaultdict(list)
     for r in records:
         if isinstance(r, Rule):
-            by_release[r.release].append(r)
+            by_release[(r.release, r.lang)].append(r)
     renumbered = []
     for r in records:
         if isinstance(r, Rule):
-            order = sorted(by_release[r.release], key=lambda x: rule_sort_key(x.number))
+            order = sorted(by_release[(r.release, r.lang)], key=lambda x: rule_sort_key(x.number))
             r = Rule(r.release, r.lang, r.number, r.kind, r.parent, r.title, r.text, order.index(r) + 1,
                      r.source, r.line, title_en=r.title_en)
         renumbered.append(r)
     insert_records(ctx, renumbered, search_ja=search_form)
-    for release, r in release_records.items():
-        if (release, "ja") in existing_releases:
+    for (release, lang), r in release_records.items():
+        if (release, lang) in existing_releases:
             continue
-        rules = [x for x in renumbered if isinstance(x, Rule) and x.release == release]
+        rules = [x for x in renumbered if isinstance(x, Rule) and x.release == release and x.lang == lang]
         db["releases"].insert({
-            "release": release, "lang": "ja", "effective_date": r.effective_date, "source": r.source,
+            "release": release, "lang": lang, "effective_date": r.effective_date, "source": r.source,
             "completeness": r.completeness, "version_label": r.version_label,
-            "sections": sum(isinstance(x, Section) and x.release == release for x in renumbered),
+            "sections": sum(isinstance(x, Section) and (x.release, x.lang) == (release, lang) for x in renumbered),
             "rules": sum(x.kind == "rule" for x in rules),
             "numbered_rules": sum(x.kind == "numbered" for x in rules),
             "subrules": sum(x.kind == "subrule" for x in rules),
-            "examples": sum(isinstance(x, Example) and x.release == release for x in renumbered),
+            "examples": sum(isinstance(x, Example) and (x.release, x.lang) == (release, lang) for x in renumbered),
             "glossary_entries": 0, "warnings": 0, "errors": 0,
         })
     db["wiki_quoted_rules"].insert_all(({
-        "page_id": page_ids.get((q.source, q.revision)), "release": q.release, "lang": "ja", "number": q.number,
+        "page_id": page_ids.get((q.source, q.revision)), "release": q.release, "lang": q.lang, "number": q.number,
         "version_label": q.version_label, "stored_from_here": int(stored), "same_as_stored": int(same),
         "source": q.source, "line": q.line,
     } for q, stored, same in provenance), batch_size=500)
     # Their references are resolved with every other CR row's in the "finish CR" step.
-
-
-def _link_rulings(ctx: BuildContext, ruling_rows: list[tuple[int, Ruling, WikiPage]]) -> None:
-    """``ruling_rules``: numbers the ruling cites, its page's keyword rule, quoted subrules with the same text."""
-    db = ctx.db
-    quoted_subrules: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    for release, number, text in db.execute(
-            "select release, number, text from rules where lang = 'ja' and kind = 'subrule'"):
-        quoted_subrules[release].append((number, _normalise(text)))
-    rows = []
-    for ruling_id, r, page in ruling_rows:
-        release = page.quoted_release
-        for number in r.cited:
-            rows.append({"ruling_id": ruling_id, "release": release, "lang": "ja" if release else None,
-                         "number": number, "how": "cited", "cited": number, "score": None})
-        if page.quoted_keyword_rule:
-            rows.append({"ruling_id": ruling_id, "release": release, "lang": "ja",
-                         "number": page.quoted_keyword_rule, "how": "keyword rule", "cited": None, "score": None})
-            prefix = page.quoted_keyword_rule
-            text = _normalise(r.text)
-            for number, rule_text in quoted_subrules.get(release, []):
-                if number[:-1] != prefix:
-                    continue
-                score = difflib.SequenceMatcher(None, text, rule_text).ratio()
-                if score >= SAME_TEXT_RATIO:
-                    rows.append({"ruling_id": ruling_id, "release": release, "lang": "ja", "number": number,
-                                 "how": "same text", "cited": None, "score": round(score, 3)})
-    db["ruling_rules"].insert_all(rows, batch_size=1000)

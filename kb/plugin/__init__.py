@@ -95,21 +95,27 @@ def startup(datasette):
 
     async def inner():
         loop = asyncio.get_running_loop()
-        # The segmenters load their dictionaries and models on first use (Kiwi takes seconds):
-        # load them before the server accepts a request, or the first searches run past their
-        # time limit. Then read the card pool and scenarios before the first run is asked for.
-        await loop.run_in_executor(None, warm_segmenters)
+        # The segmenters load their dictionaries on first use: Sudachi's and jieba's (about
+        # half a second each) before the server accepts a request, or the first searches run
+        # past their time limit; Kiwi's model (5 s) in the background, as only a query in
+        # Hangul needs it. Then the card pool and scenarios, before the first run is asked for.
+        await loop.run_in_executor(None, warm_segmenters, ("kb.japanese", "kb.chinese"))
+        loop.run_in_executor(None, warm_segmenters, ("kb.korean",))
         loop.run_in_executor(None, resolution.warm)
         loop.create_task(card_page.warm(datasette))  # the card names, before the first card page
 
     return inner
 
 
-def warm_segmenters() -> None:
-    """Segment a word in each language once, so every dictionary and model is loaded."""
+_WARM_WORDS = {"kb.japanese": "発見", "kb.chinese": "倾探", "kb.korean": "탐색"}
+
+
+def warm_segmenters(modules: tuple[str, ...] = tuple(_WARM_WORDS)) -> None:
+    """Segment a word with each segmenter once, so its dictionary or model is loaded."""
     import importlib
 
-    for module, word in (("kb.japanese", "発見"), ("kb.chinese", "倾探"), ("kb.korean", "탐색")):
+    for module in modules:
+        word = _WARM_WORDS[module]
         try:
             importlib.import_module(module).search_form(word)
         except ImportError:  # a segmenter that is not installed: its language is searched without it

@@ -1,11 +1,14 @@
 """The keyword pages: ``/-/keywords/<name>`` by English or Japanese name, and ``/-/keywords``.
 
 ``/-/keywords/discover``, ``/-/keywords/Discover`` and ``/-/keywords/発見``
-are one page: the keyword's definition in both languages (its rule with every
-subrule side by side, and its glossary entries), its rule numbers today and
-every number it has had, every wiki ruling, every card ruling that speaks of
-it, every card that uses it, and every scenario of the executable rules for
-it, each with a "run" control. ``?show=en|ja|both`` switches language;
+are one page, and so are ``/-/keywords/倾探`` (Chinese) and the Korean name:
+the keyword's names and glossary definitions in English, Japanese, Chinese and
+Korean where the database has them, its rule with every subrule side by side
+(English and Japanese; ``?with=zh`` or ``ko`` for another), its rule numbers
+today and every number it has had, every wiki ruling, every card ruling that
+speaks of it, every card that uses it, and every scenario of the executable
+rules for it, each with a "run" control. ``?show=both|en|ja|zh|ko`` shows one
+language (``show=zh`` puts the Chinese rule beside the English);
 ``.json`` (or ``?_format=json``) gives the same data.
 
 ``/-/keywords`` lists the keyword actions (701) and abilities (702) of the
@@ -14,7 +17,8 @@ newest release with their Japanese names, which the home page shows too.
 A name is found, in order, among the actions of ``executable_rules``
 (``find_action``), the titles of rules 701 and 702 of the newest English
 release, the Japanese names of ``keyword_names`` (rule titles and glossary
-terms) and the wiki's ``keywords``.
+terms), the Chinese and Korean names of ``keyword_translations`` and the
+wiki's ``keywords``.
 """
 
 from __future__ import annotations
@@ -32,11 +36,14 @@ from kb.database import RuleNotFound, UnknownRelease
 
 from . import links, resolution
 from .rule_page import (
+    LANGUAGES,
+    SHOW,
     BadParameter,
     cached_read,
     error_response,
     newest_whole,
     page_context,
+    parse_rule_args,
     read_rule,
     release_index,
     table_names,
@@ -44,7 +51,9 @@ from .rule_page import (
 )
 
 MAX_NAME = 80
-SHOW = ("both", "en", "ja")
+# The translations shown beside English and Japanese when the database has them.
+TRANSLATIONS = ("zh", "ko")
+LANGUAGE_NAMES = {"zh": "Chinese", "ko": "Korean"}
 
 
 class KeywordNotFound(LookupError):
@@ -117,6 +126,10 @@ def find_keyword(conn: sqlite3.Connection, name: str, *, suggest: bool = True) -
         candidates += [r[0] for r in conn.execute(
             "select name_en from keyword_names where name_ja = ? or match_ja = ? or lower(name_en) = lower(?)"
             " order by source = 'rule' desc, release desc", [wanted, wanted, wanted])]
+    if "keyword_translations" in tables:
+        candidates += [r[0] for r in conn.execute(
+            "select name_en from keyword_translations where name = ?"
+            " order by source = 'rule' desc, release desc", [wanted])]
     if "keywords" in tables:
         candidates += [r[0] for r in conn.execute(
             "select name_en from keywords where name_ja = ? or lower(name_en) = lower(?)", [wanted, wanted])]
@@ -138,13 +151,45 @@ def find_keyword(conn: sqlite3.Connection, name: str, *, suggest: bool = True) -
     raise KeywordNotFound(f"no keyword {name!r} in the rules 701 and 702 of any release{hint}")
 
 
-def read_keyword(conn: sqlite3.Connection, path: str | None, name: str) -> dict:
-    """Everything the keyword page shows, as plain data."""
+def read_translations(conn: sqlite3.Connection, tables: set[str], releases: dict, title: str) -> dict:
+    """The keyword's name, rule number and glossary definition in each of :data:`TRANSLATIONS`:
+    ``{lang: {...}}``, or ``{lang: None}`` with a note when that language's CR lacks the keyword."""
+    out: dict[str, Any] = {}
+    for lang in TRANSLATIONS:
+        whole = sorted(r for r, c in releases.get(lang, {}).items() if c == "whole")
+        if not whole:
+            continue  # the database has no such CR: say nothing
+        entry = None
+        if "keyword_translations" in tables:
+            row = conn.execute(
+                "select name, release, number from keyword_translations where lang = ? and name_en = ? collate nocase"
+                " order by release desc, source = 'rule' desc limit 1", [lang, title]).fetchone()
+            if row:
+                entry = {"name": row[0], "release": row[1], "number": row[2], "glossary": None}
+        if entry and "glossary_translations" in tables:
+            row = conn.execute(
+                "select term, definition, release from glossary_translations where lang = ?"
+                " and term_en = ? collate nocase and definition is not null order by release desc limit 1",
+                [lang, title]).fetchone()
+            if row:
+                entry["glossary"] = {"term": row[0], "definition": row[1], "release": row[2]}
+        if entry:
+            out[lang] = entry
+        else:
+            names = ", ".join(whole)
+            out[lang] = None
+            out[f"{lang}_note"] = f"{title} is in none of the {LANGUAGE_NAMES[lang]} CRs we have ({names})"
+    return out
+
+
+def read_keyword(conn: sqlite3.Connection, path: str | None, name: str,
+                 pair: tuple[str, str] | None = None) -> dict:
+    """Everything the keyword page shows, as plain data; ``pair``: the rule's two languages side by side."""
     tables = table_names(conn)
     releases = release_index(conn)
     title, release, number = find_keyword(conn, name)
     newest_en = newest_whole(releases, "en")
-    rule = read_rule(conn, path, number, release)
+    rule = read_rule(conn, path, number, release, pair)
     ja_release = rule["releases"].get("ja")
     title_ja = rule["title"].get("ja")
     name_ja = None
@@ -164,14 +209,25 @@ def read_keyword(conn: sqlite3.Connection, path: str | None, name: str) -> dict:
             glossary["ja"] = {"term": row[0], "definition": row[1], "release": ja_release}
     wiki = None
     if "keywords" in tables:
-        row = conn.execute("select name_ja, kind, kind_ja, page_id, page_title, cr_release, cr_number from keywords"
-                           " where name_en = ? collate nocase", [title]).fetchone()
+        # the wiki may name the keyword shorter than the CR (Villainous Choice for Face a Villainous Choice)
+        row = conn.execute("select name_ja, kind, kind_ja, page_id, page_title, cr_release, cr_number, page_en_id,"
+                           " page_en_title from keywords where lower(name_en) = lower(?)"
+                           " or lower(?) like '% ' || lower(name_en) order by lower(name_en) = lower(?) desc limit 1",
+                           [title, title, title]).fetchone()
         if row:
-            wiki = dict(zip(("name_ja", "kind", "kind_ja", "page_id", "page_title", "cr_release", "cr_number"), row))
+            wiki = dict(zip(("name_ja", "kind", "kind_ja", "page_id", "page_title", "cr_release", "cr_number",
+                             "page_en_id", "page_en_title"), row))
             if "wiki_pages" in tables and wiki["page_id"]:
                 page = conn.execute("select definition, source from wiki_pages where id = ?", [wiki["page_id"]]).fetchone()
                 if page:
                     wiki["definition"], wiki["source"] = page
+            # the English MTG Wiki's page of the keyword, shown beside the Japanese one
+            wiki["en_page"] = None
+            if "wiki_pages" in tables and wiki["page_en_id"]:
+                page = conn.execute("select id, title, definition, source, partial from wiki_pages where id = ?",
+                                    [wiki["page_en_id"]]).fetchone()
+                if page:
+                    wiki["en_page"] = dict(zip(("id", "title", "definition", "source", "partial"), page))
             name_ja = name_ja or wiki["name_ja"]
     numbers = []
     for run in rule.get("history", []):
@@ -206,6 +262,7 @@ def read_keyword(conn: sqlite3.Connection, path: str | None, name: str) -> dict:
                          and r["en"]["number"] == number), None)} if ja_release else None},
         "is_current": release == newest_en,
         "numbers": numbers, "glossary": glossary, "wiki": wiki, "rule": rule,
+        "translations": read_translations(conn, tables, releases, title),
         "rulings": rule["rulings"], "card_rulings": rule["card_rulings"], "cards": rule["cards"],
         "card_count": rule.get("card_count"),
         "scenarios": list(scenarios.values()), "form": form, "missing": rule["missing"],
@@ -213,10 +270,28 @@ def read_keyword(conn: sqlite3.Connection, path: str | None, name: str) -> dict:
 
 
 def parse_keyword_args(args) -> dict:
-    show = args.get("show") or "both"
-    if show not in SHOW:
-        raise BadParameter(f"show must be both, en or ja, not {show!r}")
-    return {"show": show}
+    """Validate a keyword page's query string as the rule page does (``show``, ``lang``, ``with``).
+
+    >>> parse_keyword_args({"show": "zh"})
+    {'show': 'zh', 'pair': ('en', 'zh')}
+    >>> parse_keyword_args({"with": "ko"})
+    {'show': 'both', 'pair': ('en', 'ko')}
+    >>> parse_keyword_args({"release": "20231117"})
+    Traceback (most recent call last):
+    ...
+    kb.plugin.rule_page.BadParameter: a keyword page has no release: it shows the keyword's newest rule
+    """
+    if args.get("release"):
+        raise BadParameter("a keyword page has no release: it shows the keyword's newest rule")
+    parsed = parse_rule_args(args)
+    show, pair = parsed["show"], parsed.get("pair")
+    if show not in ("both", "en") and show not in (pair or ("en", "ja")):
+        # show=zh: the Chinese rule, so beside the English.
+        pair = ("en", show) if show != "en" else pair
+    out = {"show": show}
+    if pair and pair != ("en", "ja"):
+        out["pair"] = pair
+    return out
 
 
 async def keyword_view(datasette, request):
@@ -232,8 +307,8 @@ async def keyword_view(datasette, request):
         return await error_response(datasette, request, as_json, 400, str(e), title="Keyword")
     db = datasette.get_database()
     try:
-        data = await cached_read(db, ("keyword", normalize_name(name).casefold()),
-                                 lambda conn: read_keyword(conn, db.path, name))
+        data = await cached_read(db, ("keyword", normalize_name(name).casefold(), params.get("pair")),
+                                 lambda conn: read_keyword(conn, db.path, name, params.get("pair")))
     except (KeywordNotFound, RuleNotFound) as e:
         return await error_response(datasette, request, as_json, 404, str(e), title="Keyword")
     except UnknownRelease as e:
@@ -241,7 +316,7 @@ async def keyword_view(datasette, request):
     data = {**data, "name": name}  # kept once per keyword, whichever name asked first
     if as_json:
         return Response.json(data)
-    key = ("keyword", normalize_name(name).casefold())
+    key = ("keyword", normalize_name(name).casefold(), params.get("pair"))
     page = dict(data)
     page["rule"] = await page_context(datasette, request, db, data["rule"], params["show"], key=key)
     page["json_url"] = page["rule"]["json_url"]
@@ -254,6 +329,14 @@ async def keyword_view(datasette, request):
     page["database"] = db.name
     page["glossary_html"] = {lang: links.link_text(entry["definition"], datasette, release=entry["release"])
                              for lang, entry in data["glossary"].items() if entry}
+    page["translations"] = {
+        lang: {**entry,
+               "rule_url": datasette.urls.path(f"/-/rules/{entry['number']}?release={entry['release']}&lang={lang}&with=en"),
+               "glossary_html": links.link_text(entry["glossary"]["definition"], datasette,
+                                                release=entry["glossary"]["release"]) if entry["glossary"] else None}
+        if isinstance(entry, dict) else entry
+        for lang, entry in data["translations"].items()}
+    page["languages"] = LANGUAGES
     html = await datasette.render_template("kb_keyword.html", page, request=request)
     return Response.html(html)
 

@@ -236,6 +236,11 @@ def _pair_rows(primary_lang: str, primary: list, other: list, partner: dict[str,
     for i, row in enumerate(rows):
         out.append(row)
         out.extend(extra.get(i, []))
+    # Each row's anchor: its number, unless a row of the other language alone has a number the
+    # page already uses (the Japanese 805.10f, unpaired, beside the English 805.10f): "ja-805.10f".
+    for row in out:
+        alone = row[primary_lang] is None and row["number"] in at
+        row["id"] = f"{other_lang}-{row['number']}" if alone else row["number"]
     return out
 
 
@@ -358,37 +363,31 @@ def keyword_material(conn, titles: list[str], tables: set[str], card_index: link
     return out
 
 
-def _linked_rulings(conn, lang: str, release: str, numbers: list[str], tables: set[str]) -> list[dict]:
-    """Rulings linked to these rules through ``ruling_rules`` in any release (matched by lineage)."""
-    if not {"ruling_rules", "rulings"} <= tables:
-        return []
-    marks = ",".join("?" for _ in numbers)
-    if "rule_lineage" in tables:
-        ids = list(_lineage_map(conn, lang, release, numbers).values())
-        if not ids:
-            return []
-        id_marks = ",".join("?" for _ in ids)
-        sql = (f"select distinct r.id, r.page_title, r.keyword, r.section, r.depth, r.parent_id, r.text,"
-               f" r.is_example, r.quoted_release, rr.how, rr.number"
-               f" from ruling_rules rr join rule_lineage l"
-               f" on l.lang = rr.lang and l.release = rr.release and l.number = rr.number"
-               f" join rulings r on r.id = rr.ruling_id"
-               f" where l.lineage_id in ({id_marks}) and r.preferred = 1 order by r.page_title, r.position")
-        params: list = ids
-    else:
-        sql = (f"select distinct r.id, r.page_title, r.keyword, r.section, r.depth, r.parent_id, r.text,"
-               f" r.is_example, r.quoted_release, rr.how, rr.number from ruling_rules rr"
-               f" join rulings r on r.id = rr.ruling_id where rr.number in ({marks}) and r.preferred = 1"
-               f" order by r.page_title, r.position")
-        params = numbers
-    keys = ("id", "page_title", "keyword", "section", "depth", "parent_id", "text", "is_example",
-            "quoted_release", "how", "linked_number")
-    seen, out = set(), []
-    for row in conn.execute(sql, params):
-        if row[0] not in seen:
-            seen.add(row[0])
-            out.append(dict(zip(keys, row)))
-    return out
+def _linked_rulings(conn, lang: str, release: str, numbers: list[str], tables: set[str]) -> tuple[list[dict], list[dict]]:
+    """(wiki rulings, card rulings) linked to these rules by the ruling linker, in any release (by lineage).
+
+    Each says how it was linked (cited, keyword+similarity, similarity), how strongly, the number
+    of this release it applies and the number it had in the release it was written for.
+    """
+    from kb.ruling_links.read import rulings_of_rules
+
+    found = rulings_of_rules(conn, lang, release, numbers, limit=MAX_LIST * 2)["rulings"]
+    wiki, card = [], []
+    for r in found:
+        best = max(r["links"], key=lambda link: link["score"] or 0)
+        common = {"how": best["how"], "score": best["score"], "linked_number": best["number"],
+                  "written": best["written"], "lang": r["lang"]}
+        if r["kind"] == "wiki":
+            if not r["preferred"]:
+                continue  # the same ruling from another copy of its page
+            row = conn.execute("select page_title, keyword, section, depth, parent_id, is_example, quoted_release"
+                               " from rulings where id = ?", [r["id"]]).fetchone()
+            wiki.append({"id": r["id"], "text": r["text"], **common, **dict(zip(
+                ("page_title", "keyword", "section", "depth", "parent_id", "is_example", "quoted_release"), row))})
+        else:
+            card.append({"id": r["id"], "card_id": r["card_id"], "card": r["card"], "date": r["date"],
+                         "text": r["text"], **common})
+    return wiki, card
 
 
 def _cards_of_rulings(conn, ruling_ids: list[int], tables: set[str]) -> list[dict]:
@@ -576,11 +575,13 @@ def read_rule(conn: sqlite3.Connection, path: str | None, number: str, release: 
     if len(keyword_titles) > MAX_KEYWORDS:
         keyword_titles = []
     material = keyword_material(conn, keyword_titles, tables, index)
-    linked = _linked_rulings(conn, lang, release, numbers, tables)
+    linked, linked_cards = _linked_rulings(conn, lang, release, numbers, tables)
     seen = {r["id"] for r in linked}
-    rulings = linked + [r for r in material["rulings"] if r["id"] not in seen]
+    rulings = linked + [{**r, "how": "its page's keyword"} for r in material["rulings"] if r["id"] not in seen]
     data["rulings"] = rulings[:MAX_LIST]
-    data["card_rulings"] = material["card_rulings"][:MAX_LIST]
+    seen_cards = {r["id"] for r in linked_cards}
+    data["card_rulings"] = (linked_cards + [{**r, "how": "names the keyword"} for r in material["card_rulings"]
+                                            if r["id"] not in seen_cards])[:MAX_LIST]
     if "scenario_rules" in tables:
         # The build linked each scenario to its rules in every release, by title: old numbers too.
         marks = ",".join("?" for _ in numbers)
@@ -667,7 +668,7 @@ def decorate(datasette, database: str, index: links.CardIndex, data: dict) -> di
     page["rows"] = [{**row, **{lg: _with_html(row.get(lg), datasette, releases.get(lg)) for lg in langs},
                      # As contents, a row links to its own page; else to its anchor on this one.
                      "href": links.rule_url(datasette, row["number"], data["release"])
-                     if contents and row["number"] != data["number"] else f"#{row['number']}"}
+                     if contents and row["number"] != data["number"] else f"#{row.get('id', row['number'])}"}
                     for row in data["rows"]]
 
     def rule_url(number, release=None):

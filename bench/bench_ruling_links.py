@@ -1,0 +1,121 @@
+"""Ruling links: precision and recall against the hand-labelled rulings, and the linker's speed at scale.
+
+    python bench/bench_ruling_links.py [--db kb.db] [--no-scale] [--show-errors]
+
+Quality: the links the build stored (``ruling_rules``, ``card_ruling_rules``)
+against ``data/ruling_labels.toml``, for wiki and card rulings, on the "tune"
+half (the thresholds were set looking at it) and the "frozen" half (never
+looked at while tuning) apart. ``--show-errors`` lists the wrong and missing
+links of the tune half only.
+
+Speed: every dated card ruling of the corpus's ``cards/oracle_sets`` (some
+49,000 (card, date, text) rulings, de-duplicated across printings) linked with
+the build's linker, beside the baseline of parsing those files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from kb.database import db_path, open_db  # noqa: E402
+from kb.ruling_links.evaluate import evaluate, load_labels, stored_links  # noqa: E402
+
+TARGETS = {"precision": 0.90, "wiki linked": 0.90, "card linked": 0.80}
+
+
+def quality(conn, show_errors: bool) -> None:
+    release, labels = load_labels()
+    scores = evaluate(conn, labels, release, lambda kind, rid: stored_links(conn, kind, rid))
+    print(f"Labels: {len(labels)} rulings ({sum(l.kind == 'wiki' for l in labels)} wiki, "
+          f"{sum(l.kind == 'card' for l in labels)} card), numbers of release {release}")
+    for split in ("tune", "frozen"):
+        for kind in ("wiki", "card", "all"):
+            s = scores.get((kind, split))
+            if s:
+                print(f"  {split:<6} {kind:<4} {s.line()}" + (f"  ({len(s.missing)} labels not found)" if s.missing else ""))
+    for split in ("tune", "frozen"):
+        a, w, c = (scores.get((k, split)) for k in ("all", "wiki", "card"))
+        if a and w and c:
+            print(f"  {split:<6} targets: precision {a.precision:.1%} (target {TARGETS['precision']:.0%}),"
+                  f" wiki linked {w.linked_share:.1%} ({TARGETS['wiki linked']:.0%}),"
+                  f" card linked {c.linked_share:.1%} ({TARGETS['card linked']:.0%})")
+    if show_errors:
+        s = scores[("all", "tune")]
+        for label, numbers in s.wrong:
+            print(f"  wrong  {label.kind} {'/'.join(label.key[:-1])}: linked {numbers}, labelled {label.rules} "
+                  f"(also {label.also}): {label.key[-1][:80]}")
+        for label in s.unlinked:
+            print(f"  none   {label.kind} {'/'.join(label.key[:-1])}: labelled {label.rules}: {label.key[-1][:80]}")
+
+
+def scale(conn, corpus: Path) -> None:
+    from ingest.cards import CardRuling, OracleCard, parse_oracle_records
+    from kb.load.ruling_links import _Releases
+    from kb.ruling_links import Linker, Ruling, RuleIndex
+
+    files = sorted((corpus / "cards" / "oracle_sets").glob("*.txt"))
+    if not files:
+        print("Speed: no cards/oracle_sets in the corpus; skipped")
+        return
+    t0 = time.perf_counter()
+    cards: dict[str, str] = {}
+    rulings: dict[tuple, None] = {}
+    for path in files:
+        for r in parse_oracle_records(path, path.name):
+            if isinstance(r, OracleCard):
+                cards.setdefault(r.name, r.text or "")
+            elif isinstance(r, CardRuling):
+                rulings.setdefault((r.name, r.date, r.text), None)
+    parse = time.perf_counter() - t0
+    releases = _Releases(conn)
+    t0 = time.perf_counter()
+    index = RuleIndex(conn, releases.newest_en, releases.newest_ja)
+    linker = Linker(index)
+    built = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    keywords = {name: tuple(sorted(k.title for k in index.keywords_in_english(text) if not k.generic))
+                for name, text in cards.items()}
+    items = []
+    for name, day, text in rulings:
+        in_force = releases.in_force(day)
+        items.append(Ruling(text, "en", None, keywords.get(name, ()), (("en", in_force),) if in_force else ()))
+    distinct = list(dict.fromkeys(items))
+    decided = dict(zip(distinct, linker.link_many(distinct)))
+    linked = sum(bool(decided[r].links) for r in items)
+    link = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    sample = distinct[:2000]
+    for r in sample:
+        linker.link(r)
+    one_by_one = (time.perf_counter() - t0) / len(sample) * len(distinct)
+    print(f"Speed: {len(rulings):,} card rulings of {len(cards):,} cards ({len(distinct):,} distinct decisions)")
+    print(f"  baseline: parse {len(files)} oracle_sets files          {parse:6.2f} s")
+    print(f"  index the newest release (both languages)       {built:6.2f} s")
+    print(f"  link every card ruling                          {link:6.2f} s"
+          f"  ({len(rulings) / link:,.0f} rulings/s; {linked / len(rulings):.1%} linked)")
+    print(f"  baseline: one ruling at a time (dicts), estimated  {one_by_one:6.2f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--db", default=None)
+    parser.add_argument("--corpus", default=None)
+    parser.add_argument("--no-scale", action="store_true")
+    parser.add_argument("--show-errors", action="store_true")
+    args = parser.parse_args()
+    db = open_db(db_path(args.db))
+    quality(db.conn, args.show_errors)
+    if not args.no_scale:
+        from kb.corpus import find_corpus
+
+        scale(db.conn, Path(args.corpus) if args.corpus else find_corpus())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,174 @@
+"""The ruling linker on the built database: floors against the hand-labelled rulings, evidence, lineage, display.
+
+The floors are the quality measured when the linker was tuned (bench/bench_ruling_links.py
+prints the figures), a little under, so that a change making the links worse fails here.
+The issue's targets (precision 90 %, 90 % of wiki and 80 % of card rulings linked) are
+not reached by the lexical linker yet: ``test_issue_targets`` is an expected failure that
+will pass (and so fail as strict) the day they are.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+
+import pytest
+from click.testing import CliRunner
+
+from kb.cli import cli
+from kb.ruling_links import Linker, Ruling, RuleIndex
+from kb.ruling_links.evaluate import LABELS, evaluate, load_labels, stored_links
+
+FLOORS = {"precision": 0.45, "wiki linked": 0.85, "card linked": 0.70, "recall": 0.28}
+
+
+@pytest.fixture(scope="module")
+def scores(kb_db):
+    release, labels = load_labels()
+    return evaluate(kb_db.conn, labels, release, lambda kind, rid: stored_links(kb_db.conn, kind, rid))
+
+
+def test_labels_are_many_and_name_real_rules(kb_db):
+    release, labels = load_labels()
+    assert sum(l.kind == "wiki" for l in labels) >= 50 and sum(l.kind == "card" for l in labels) >= 100
+    assert {l.split for l in labels} == {"tune", "frozen"}
+    assert sum(l.split == "frozen" for l in labels) >= len(labels) // 4
+    numbers = {n for (n,) in kb_db.execute("select number from rules where lang = 'en' and release = ?", [release])}
+    assert [n for l in labels for n in l.rules + l.also if n not in numbers] == []
+    assert all(l.rules for l in labels)
+
+
+def test_every_labelled_ruling_is_in_the_database(scores):
+    missing = [l.key for s in scores.values() for l in s.missing]
+    assert missing == []
+
+
+@pytest.mark.parametrize("split", ["tune", "frozen"])
+def test_quality_floors(scores, split):
+    everything, wiki, card = scores[("all", split)], scores[("wiki", split)], scores[("card", split)]
+    assert everything.precision >= FLOORS["precision"], everything.line()
+    assert everything.recall >= FLOORS["recall"], everything.line()
+    assert wiki.linked_share >= FLOORS["wiki linked"], wiki.line()
+    assert card.linked_share >= FLOORS["card linked"], card.line()
+
+
+@pytest.mark.xfail(strict=True, reason="issue 13's targets are not met by the lexical linker (see the README)")
+def test_issue_targets(scores):
+    merged = [scores[("all", s)] for s in ("tune", "frozen")]
+    links = sum(s.links for s in merged)
+    precision = sum(s.correct_links for s in merged) / links
+    wiki = sum(scores[("wiki", s)].linked for s in ("tune", "frozen")) / sum(scores[("wiki", s)].rulings for s in ("tune", "frozen"))
+    card = sum(scores[("card", s)].linked for s in ("tune", "frozen")) / sum(scores[("card", s)].rulings for s in ("tune", "frozen"))
+    assert precision >= 0.90 and wiki >= 0.90 and card >= 0.80
+
+
+def test_a_cited_number_is_read_in_its_release_and_followed_to_today(kb_db):
+    index = RuleIndex(kb_db.conn, *_newest(kb_db))
+    linker = Linker(index)
+    # In 20240202 Discover was 701.55; today 701.55 is Face a Villainous Choice.
+    decision = linker.link(Ruling("See rule 701.55c.", "en", cite_in=(("en", "20240202"),)))
+    assert [(link.number, link.how, link.cited) for link in decision.links][:1] == [("701.57c", "cited", "701.55c")]
+    decision = linker.link(Ruling("See rule 999.99z.", "en"))
+    assert decision.unresolved == ["999.99z"]
+
+
+def test_the_page_keyword_narrows_the_candidates(kb_db):
+    index = RuleIndex(kb_db.conn, *_newest(kb_db))
+    linker = Linker(index)
+    text = "効果によってプレイヤーがゲームの外部からカードを探す場合、そのプレイヤーはゲームの外部にあり自分が所有していて該当するカードを選ぶことができる。"
+    from kb.japanese import search_form
+
+    decision = linker.link(Ruling(text, "ja", search_form(text), ("Search",)))
+    assert [(link.number, link.how) for link in decision.links] == [("701.23j", "keyword+similarity")]
+
+
+def test_links_have_a_newest_row_and_a_written_row_through_the_lineage(kb_db):
+    newest = _newest(kb_db)[0]
+    rows = kb_db.execute(
+        "select n.number, w.release, w.number from card_ruling_rules n join card_ruling_rules w"
+        " on w.card_ruling_id = n.card_ruling_id and w.lineage_id = n.lineage_id and w.role = 'written'"
+        " where n.role = 'newest' and n.release = ? and w.number != n.number", [newest]).fetchall()
+    # a ruling written when Search or Explore had another number shows on today's number
+    assert rows, "no link written for an older number of its rule"
+    for number, release, old in rows[:50]:
+        lineage = kb_db.execute("select count(distinct lineage_id) from rule_lineage where lang = 'en' and"
+                                " ((release = ? and number = ?) or (release = ? and number = ?))",
+                                [newest, number, release, old]).fetchone()[0]
+        assert lineage == 1
+
+
+def test_unlinked_rulings_are_listed_as_problems(kb_db):
+    unlinked = kb_db.execute("select count(*) from card_rulings where linked_rules is null").fetchone()[0]
+    unlinked += kb_db.execute("select count(*) from rulings where linked_rules is null and text != ''").fetchone()[0]
+    problems = kb_db.execute("select count(*) from ingest_problems where code = 'ruling-not-linked'").fetchone()[0]
+    assert unlinked == problems > 0
+    message = kb_db.execute("select message from ingest_problems where code = 'ruling-not-linked' limit 1").fetchone()[0]
+    assert "is linked to no rule" in message
+
+
+def test_linked_rules_column_agrees_with_the_link_table(kb_db):
+    for ruling_id, linked in kb_db.execute("select id, linked_rules from rulings where linked_rules is not null"):
+        stored = [n for (n,) in kb_db.execute("select number from ruling_rules where ruling_id = ? and role = 'newest'"
+                                              " order by id", [ruling_id])]
+        assert json.loads(linked) == list(dict.fromkeys(stored))
+
+
+def test_kb_rulings_lists_wiki_and_card_rulings_with_how(built_db):
+    result = CliRunner().invoke(cli, ["rulings", "Discover", "--json", "--db", str(built_db)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["number"] == "701.57" and data["total"] >= 5
+    wiki = [r for r in data["rulings"] if r["kind"] == "wiki"]
+    assert any(r["page_title"] == "発見" for r in wiki)
+    assert all(link["how"] in {"cited", "keyword+similarity", "similarity"} for r in data["rulings"] for link in r["links"])
+    text = CliRunner().invoke(cli, ["rulings", "701.57a", "--db", str(built_db)])
+    assert text.exit_code == 0 and "rulings linked to 701.57a" in text.output
+    bad = CliRunner().invoke(cli, ["rulings", "Notakeyword", "--db", str(built_db)])
+    assert bad.exit_code == 1 and "neither a rule number" in bad.output
+
+
+async def test_rule_page_lists_rulings_with_how_they_were_linked(ds):
+    data = (await ds.client.get("/-/rules/701.57.json")).json()
+    linked = [r for r in data["rulings"] if r.get("linked_number")]
+    assert linked and all(r["how"] in {"cited", "keyword+similarity", "similarity"} for r in linked)
+    assert any(r["page_title"] == "発見" for r in linked)
+    page = await ds.client.get("/-/rules/701.57")
+    assert page.status_code == 200 and "keyword+similarity" in page.text
+
+
+async def test_datasette_facets_rulings_by_rule(ds, db_name):
+    for table in ("rulings", "card_rulings"):
+        data = (await ds.client.get(f"/{db_name}/{table}.json?_size=0")).json()
+        assert "linked_rules" in data["facet_results"], table
+        values = {v["value"] for v in data["facet_results"]["linked_rules"]["results"]}
+        assert values and all(v[:3].isdigit() for v in values)
+
+
+def test_labels_file_is_valid_toml():
+    data = tomllib.loads(LABELS.read_text(encoding="utf-8"))
+    assert data["release"].isdigit()
+
+
+def _newest(kb_db) -> tuple[str, str]:
+    en = kb_db.execute("select max(release) from releases where lang = 'en' and completeness = 'whole'").fetchone()[0]
+    ja = kb_db.execute("select max(release) from releases where lang = 'ja' and completeness = 'whole'").fetchone()[0]
+    return en, ja
+
+
+def test_many_at_once_decides_as_one_at_a_time(kb_db):
+    from kb.load.ruling_links import card_rulings, wiki_rulings
+
+    index = RuleIndex(kb_db.conn, *_newest(kb_db))
+    linker = Linker(index)
+    items = [i["ruling"] for i in card_rulings(kb_db, index)][:300] + [i["ruling"] for i in wiki_rulings(kb_db)]
+    many = [[(link.number, link.how, link.score) for link in d.links] for d in linker.link_many(items, batch=128)]
+    one = [[(link.number, link.how, link.score) for link in linker.link(r).links] for r in items]
+    assert many == one and any(many)
+
+
+async def test_a_ruling_row_links_back_to_its_rules(ds, db_name, kb_db):
+    ruling_id, linked = kb_db.execute("select id, linked_rules from rulings where linked_rules is not null"
+                                      " order by id limit 1").fetchone()
+    number = json.loads(linked)[0]
+    page = await ds.client.get(f"/{db_name}/rulings/{ruling_id}")
+    assert page.status_code == 200 and f'/-/rules/{number}"' in page.text
