@@ -54,9 +54,10 @@ class CardMatch:
 class _Names:
     """Every lookup key of a database, read once per database file (it is served immutable)."""
 
-    def __init__(self, rows: list[tuple[str, str, str, int]]):
+    def __init__(self, rows: list[tuple[str, str, str, int, str]]):
         self.by_key: dict[str, tuple[int, str, str]] = {}
-        for key, alias, lang, card_id in rows:
+        # A card's own name wins over a face's or a printed variant's; then the lower card id.
+        for key, alias, lang, card_id, kind in sorted(rows, key=lambda r: (r[4] != "card", r[3])):
             self.by_key.setdefault(key, (card_id, alias, lang))
         self.keys = list(self.by_key)
 
@@ -69,7 +70,8 @@ def _names_of(conn, path: str | None) -> _Names:
     key = path or f"memory:{id(conn)}"
     found = _names.get(key)
     if found is None:
-        rows = conn.execute("select key, alias, lang, card_id from card_aliases order by kind != 'card', card_id").fetchall()
+        # No ORDER BY: a sort of 65,000 rows in SQLite can run past a page's time limit on a busy machine.
+        rows = conn.execute("select key, alias, lang, card_id, kind from card_aliases").fetchall()
         found = _Names(rows)
         with _lock:
             _names[key] = found
