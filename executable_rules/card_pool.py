@@ -40,7 +40,6 @@ import hashlib
 import os
 import pickle
 import threading
-import json
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -501,7 +500,12 @@ def _read_corpus_cards(corpus: Path) -> tuple[dict[str, OracleCard], list[CardRu
         return cached
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError):
         pass
-    cards, rulings, japanese, _ = cards_from_records(corpus_records(corpus))
+    cards, rulings, japanese, problems = cards_from_records(corpus_records(corpus))
+    # ingest.cards is the one reader of card files: a file cut short or a cost no card can have is that
+    # file's path:line, reported before any scenario is blamed for the card it could not find.
+    for problem in problems:
+        if problem.severity == "error":
+            raise SourceError(problem.source, problem.line, problem.message)
     plain = {name: replace(card) for name, card in cards.items()}    # no parsed abilities in the cache
     try:
         CACHE_DIR.mkdir(parents=True, exist_ok=True)

@@ -29,6 +29,7 @@ _SYMBOL_PARTS = COLOURS | {"C", "S", "P", "X", "Y", "Z"}
 _JAPANESE_COST = re.compile(r"^(?:[(（][^()（）]+[)）])+$")
 _ONE_SYMBOL = re.compile(r"[(（]([^()（）]+)[)）]")
 _ORACLE_SYMBOL = re.compile(r"\{([^{}]+)\}")
+_ASCII_NUMBER = re.compile(r"[0-9]+")
 
 
 def is_japanese_cost(text: str) -> bool:
@@ -92,6 +93,10 @@ def mana_cost_from_forge(cost: str) -> str | None:
     True
     >>> mana_cost_from_forge("X G PG")
     '{X}{G}{G/P}'
+    >>> mana_cost_from_forge("²")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown Forge mana symbol '²' in '²'
     """
     cost = cost.strip()
     if not cost or cost.lower() == "no cost":
@@ -99,7 +104,8 @@ def mana_cost_from_forge(cost: str) -> str | None:
     out = []
     for token in cost.split():
         token = token.upper()
-        if token.isdigit() or token in _SYMBOL_PARTS:
+        # str.isdigit() also accepts "²" and "①", which are no mana symbol (and int() refuses).
+        if _ASCII_NUMBER.fullmatch(token) or token in _SYMBOL_PARTS:
             out.append("{" + token + "}")
         elif token.startswith("P") and len(token) == 2 and token[1] in COLOURS:
             out.append("{" + token[1] + "/P}")
@@ -110,26 +116,36 @@ def mana_cost_from_forge(cost: str) -> str | None:
     return "".join(out)
 
 
-def mana_value(cost: str | None) -> int | None:
+def mana_value(cost: str | None) -> int | float | None:
     """The mana value of an Oracle cost: numbers count as themselves, X as 0, other symbols 1.
 
-    A hybrid symbol with a number (``{2/B}``) counts the number.
+    A hybrid symbol with a number (``{2/B}``) counts the number; a half symbol
+    (``{½}``, ``{HW}``, from the Un-sets) counts one half. A number written with
+    other digits than 0–9 (``{²}``) is no mana symbol: ``ValueError``.
 
     >>> mana_value(None) is None
     True
-    >>> mana_value("{10}"), mana_value("{G/P}")
-    (10, 1)
+    >>> mana_value("{10}"), mana_value("{G/P}"), mana_value("{HW}{1}")
+    (10, 1, 1.5)
+    >>> mana_value("{²}")
+    Traceback (most recent call last):
+    ...
+    ValueError: '{²}': '²' is not a mana symbol (numbers are written 0-9)
     """
     if cost is None:
         return None
-    total = 0
+    total: int | float = 0
     for symbol in _ORACLE_SYMBOL.findall(cost):
         parts = symbol.split("/")
-        numbers = [int(p) for p in parts if p.isdigit()]
+        if any(p.isdigit() and not _ASCII_NUMBER.fullmatch(p) for p in parts):
+            raise ValueError(f"{cost!r}: {symbol!r} is not a mana symbol (numbers are written 0-9)")
+        numbers = [int(p) for p in parts if _ASCII_NUMBER.fullmatch(p)]
         if numbers:
             total += max(numbers)
         elif symbol in {"X", "Y", "Z"}:
             continue
+        elif symbol == "½" or (len(symbol) == 2 and symbol[0] == "H"):
+            total += 0.5
         else:
             total += 1
     return total

@@ -248,6 +248,7 @@ def steps() -> list[Step]:
         Step("executable rules", checks.load_checks, RERUN),
         Step("rule history", history.load_history, SELF),
         Step("ruling links", ruling_links.load_ruling_links, release_checks.ruling_links_on_add),
+        Step("card keywords", cards.link_card_keywords, RERUN),
     ]
 
 

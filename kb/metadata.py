@@ -192,14 +192,14 @@ TABLES = {
         "facets": ["release", "same_as_stored"],
     },
     "card_names": {
-        "title": "Card names (English → Japanese)",
-        "description": "The whole English→Japanese card name list; ja_undefined = 1 where the list says \"undefined\" (no Japanese name known).",
+        "title": "Card names (English → Japanese, Chinese)",
+        "description": "Every English card name: the whole English→Japanese name list (ja_undefined = 1 where the list says \"undefined\") and the card and face names of the Oracle data, with the Chinese name and the card (card_id; face for a face's name).",
         "facets": ["ja_undefined"],
         "label_column": "name_en",
     },
     "cards": {
         "title": "Cards",
-        "description": "Cards we have data for: Oracle records, Forge scripts, and the cards wiki pages show or mention. English Oracle text with cost, mana value, type and P/T; Japanese name (name_ja_source: the name list or the wiki page) and Japanese printed text from a wiki card box. sources lists every file the card came from. Search finds English and Japanese words.",
+        "description": "One row per card (Oracle identity) of the set files, the chosen Oracle records, Forge scripts, and the cards wiki pages show or mention; a split card is \"Fire // Ice\", a card of two faces goes by its front face (full_name names both). Types, colours, colour identity, legalities, counts of printings and rulings, keywords, and text_source (the file and line its text comes from). English Oracle text with cost, mana value, type and P/T; Japanese name (name_ja_source: the name list or the wiki page) and Japanese printed text from a wiki card box. sources lists every file the card came from. Search finds English and Japanese words.",
         "facets": ["layout", "name_ja_source", "mana_value"],
         "label_column": "name_en",
         "fts_table": "cards_fts",
@@ -234,9 +234,43 @@ TABLES = {
     },
     "card_rulings": {
         "title": "Card rulings",
-        "description": "Dated rulings on cards (Oracle records), each (card, date, text) once even when several files have it. linked_rules = the rules (newest release) the ruling applies, as found by the linker (see Card rulings → rules).",
-        "facets": [{"array": "linked_rules"}, "link_how", "card", "date"],
+        "description": "Dated rulings on cards, each (card, date, text) once however many printings carry it: set_ids and printings say which; id is stable (a digest of card, date and text); text_id is shared by the same ruling on several cards. linked_rules = the rules (newest release) the ruling applies, as found by the linker (see Card rulings → rules).",
+        "facets": [{"array": "linked_rules"}, "link_how", "date"],
         "sort_desc": "date",
+    },
+    "card_printings": {
+        "title": "Card printings",
+        "description": "Every set record of a card (the front face's for a card of two faces): set, collector number, rarity, artist, the Chinese name printed, flavor text, and the file and line.",
+        "facets": ["set_id", "rarity"],
+        "label_column": "card",
+    },
+    "card_sets": {
+        "title": "Card sets",
+        "description": "The sets of cards/oracle_sets/: how many printings, cards and rulings each has.",
+        "label_column": "name",
+    },
+    "card_versions": {
+        "title": "Card text versions",
+        "description": "Where sources give a card's Oracle text, cost or type differently (or more than one source gives it): each version, the fields it differs in, and used = 1 for the one the card has. Newer sources win: Forge over the chosen Oracle XML records over the set files.",
+        "facets": ["kind", "used"],
+        "label_column": "card",
+    },
+    "card_aliases": {
+        "title": "Card names for look-up",
+        "description": "Every name a card is found by (English, Japanese, Chinese; the card's, a face's, a printed variant) with key, its normalised form (NFKC, case folded, accents off): card pages and search read it.",
+        "facets": ["lang", "kind"],
+        "label_column": "alias",
+    },
+    "card_keywords": {
+        "title": "Cards × keywords",
+        "description": "Each keyword action (701) and ability (702) a card's Oracle text uses, linked by the rule's title through its lineage (found_as is the title printed, such as Totem Armor; keyword the title today): its number in the newest release, the forms printed, and where in the text (spans: face, start, end).",
+        "facets": ["keyword", "section"],
+        "label_column": "card",
+    },
+    "card_legalities": {
+        "title": "Card legalities",
+        "description": "(card, format, status) from the cards' legalities: Legal, Restricted or Banned in vintage, legacy and modern.",
+        "facets": ["format", "status"],
     },
 }
 

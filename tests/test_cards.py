@@ -27,7 +27,7 @@ def test_name_list_keeps_undefined_as_unknown(card_records):
 
 
 def test_oracle_records_crlf_whole_set(card_records):
-    xln = [r for r in card_records if isinstance(r, OracleCard) and r.source.endswith("MtgOracle_XLN.txt")]
+    xln = [r for r in card_records if isinstance(r, OracleCard) and r.source == "cards/oracle_xml/MtgOracle_XLN.txt"]
     assert len(xln) == 299
     vraska = next(r for r in xln if r.name == "Vraska, Relic Seeker")
     assert (vraska.type_line, vraska.loyalty, vraska.mana_cost, vraska.mana_value) == (
@@ -38,7 +38,8 @@ def test_oracle_records_crlf_whole_set(card_records):
 
 
 def test_rulings_are_dated_and_keep_their_line(card_records):
-    rulings = [r for r in card_records if isinstance(r, CardRuling) and r.name == "Untamed Wilds"]
+    rulings = [r for r in card_records if isinstance(r, CardRuling) and r.name == "Untamed Wilds"
+               and r.source == "cards/oracle_xml/target_cards_oracle_en.xml.txt"]
     assert [(r.date, r.line) for r in rulings] == [("2004-10-04", 27), ("2006-10-15", 28)]
     assert rulings[1].text == "Can fetch a snow land."
 
@@ -59,7 +60,9 @@ def test_no_problems_in_the_corpus_card_data(card_records):
 def test_cut_oracle_record_is_a_problem_not_a_card():
     text = "<Card>\n<Name>Shock</Name>\n<CardText>Shock deals 2 damage\n"
     found = list(parse_oracle_text(text, "cut.txt"))
-    assert [str(p) for p in found] == ["cut.txt:1: error: the file ends inside a <Card> record; that record is skipped"]
+    assert [str(p) for p in found] == [
+        "cut.txt:1: error: the file ends inside the <Card> record that starts here (at line 3): "
+        "the file is cut short; that record is skipped"]
 
 
 def test_unclosed_tag_inside_a_closed_record_is_an_error():

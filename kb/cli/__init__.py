@@ -150,7 +150,7 @@ def main() -> None:  # pragma: no cover - console entry point
 # Commands defined in their own modules, registered here (one line each).
 def _register_commands() -> None:
     from .build import add, build, cache
-    from .cards import cards_command
+    from .cards import card_command, cards_command
     from .check import check
     from .history import diff_command, stale_command, trace_command
     from .rulings import rulings_command
@@ -160,6 +160,7 @@ def _register_commands() -> None:
     cli.add_command(build)
     cli.add_command(add)
     cli.add_command(cache)
+    cli.add_command(card_command)
     cli.add_command(check)
     cli.add_command(cards_command)
     cli.add_command(search_command)

@@ -25,8 +25,8 @@ def find_scenarios(target: str | None, corpus: Path, db: Any = None, scenarios_d
     from executable_rules.scenarios import SCENARIO_DIR, load_scenarios, select_scenarios
     from ingest.records import SourceError
 
-    pool = load_card_pool(corpus)
     try:
+        pool = load_card_pool(corpus)
         scenarios = load_scenarios(scenarios_dir or SCENARIO_DIR, pool)
     except SourceError as e:
         raise click.ClickException(str(e)) from None

@@ -1,34 +1,56 @@
-"""Load card data (``cards/`` of the corpus) into ``card_names``, ``cards``, ``card_faces`` and ``card_rulings``.
+"""Load card data (``cards/`` of the corpus): one ``cards`` row per Oracle identity, with its faces,
+printings, sets, rulings, legalities, names and the versions its sources gave.
 
-``card_names`` is the whole English→Japanese name list (a name the list marks
-"undefined" has ``name_ja`` NULL and ``ja_undefined`` 1). ``cards`` holds one
-row per card we have data for: every Oracle record's card and every Forge
-script's card; the wiki step adds the cards its pages show or mention and
-their Japanese printed text. A card printed in several sets (or present in
-two Oracle files) is one row; its rulings are merged, each (date, text) once.
-A Forge card with an ``ALTERNATE`` face (an adventure) is one card with two
-``card_faces``; an Oracle double-faced card is two cards naming each other
-in ``other_face``.
+- ``card_names``: every English card name we know — the whole English→Japanese
+  name list (a name the list marks "undefined" has ``name_ja`` NULL and
+  ``ja_undefined`` 1) and every card and face name of the Oracle data — with
+  its Japanese and Chinese name and its card.
+- ``cards``: one row per card (:func:`ingest.card_identity.assemble_cards`):
+  a split card is ``Fire // Ice``; a card of two faces goes by its front face
+  and ``full_name`` names both; types, colours, colour identity, legalities,
+  counts of printings and rulings, and ``text_source``, the file and line its
+  Oracle text comes from. The wiki step adds the cards its pages name and
+  their Japanese printed text.
+- ``card_faces``: each face of a card of several (halves, adventure, back face).
+- ``card_printings`` and ``card_sets``: every set record of a card; the sets.
+- ``card_rulings``: one row per distinct (card, date, text), with the
+  printings (sets) and files that carry it. Its ``id`` is stable — a digest
+  of card, date and text — so links to a ruling survive new sets in the
+  corpus; ``text_id`` is shared by the same ruling printed on several cards.
+- ``card_versions``: where sources disagree, which version each source gave and
+  which one was used (newer sources win: Forge over Oracle XML over set files).
+- ``card_legalities`` (a view): (card, format, status).
+- ``card_aliases``: every name a card is looked up by — English, Japanese and
+  Chinese, card and face names, with a normalised ``key`` — for card pages and search.
 
 >>> row = card_row("Shock", "ショック")
 >>> row["name_en"], row["name_ja"], row["sources"]
 ('Shock', 'ショック', '[]')
+>>> lookup_key("Ｌｉｍ－Ｄûl  the Necromancer"), lookup_key("Fire/Ice"), lookup_key("火 // 冰")
+('lim-dul the necromancer', 'fire // ice', '火 // 冰')
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections import defaultdict
+import os
+import re
+import unicodedata
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
-from ingest.cards import CardName, CardRuling, ForgeFace, OracleCard, parse_cards
+from ingest.card_identity import Card, assemble_cards
+from ingest.cards import CardName, ForgeFace, OracleCard, card_files, parse_card_file
 from ingest.records import IngestProblem, SourceError
 
-from ..build import BuildContext
+from ..build import BuildContext, insert_rows
 from ..schema import create_tables
 
 CARD_TABLES: dict[str, dict] = {
     "card_names": dict(
-        columns={"name_en": str, "name_ja": str, "ja_undefined": int, "source": str, "line": int},
+        columns={"name_en": str, "name_ja": str, "ja_undefined": int, "source": str, "line": int,
+                 "name_zh": str, "card_id": int, "face": str},
         pk="name_en",
     ),
     "cards": dict(
@@ -38,6 +60,10 @@ CARD_TABLES: dict[str, dict] = {
             "loyalty": str, "other_face": str, "layout": str, "set_ids": str,
             "type_line_ja": str, "text_ja": str, "pt_ja": str, "cost_printed_ja": str, "ja_text_source": str,
             "sources": str, "search_ja": str,
+            "full_name": str, "name_zh": str, "supertypes": str, "types": str, "subtypes": str,
+            "colors": str, "color_identity": str, "color_indicator": str, "legalities": str,
+            "printings": int, "rulings": int, "reserved": int, "hand_size": str, "starting_life": str,
+            "faces_text": str, "text_source": str, "keywords": str,
         },
         pk="id",
     ),
@@ -46,23 +72,64 @@ CARD_TABLES: dict[str, dict] = {
             "id": int, "card_id": int, "face": int, "name_en": str, "name_ja": str, "mana_cost": str,
             "mana_value": int, "type_line": str, "text": str, "power": str, "toughness": str,
             "source": str, "line": int,
+            "kind": str, "name_zh": str, "loyalty": str, "supertypes": str, "types": str, "subtypes": str,
+            "colors": str, "color_indicator": str,
         },
         pk="id",
         foreign_keys=[("card_id", "cards", "id")],
     ),
-    "card_rulings": dict(
-        columns={"id": int, "card_id": int, "card": str, "date": str, "text": str, "sources": str, "line": int},
+    "card_printings": dict(
+        columns={"id": int, "card_id": int, "card": str, "set_id": str, "set_name": str, "number": str,
+                 "rarity": str, "artist": str, "multiverse_id": str, "name_zh": str, "flavor": str,
+                 "flavor_zh": str, "watermark": str, "source": str, "line": int},
         pk="id",
+        foreign_keys=[("card_id", "cards", "id")],
+    ),
+    "card_sets": dict(
+        columns={"set_id": str, "name": str, "printings": int, "cards": int, "rulings": int, "source": str},
+        pk="set_id",
+    ),
+    "card_rulings": dict(
+        columns={"id": int, "card_id": int, "card": str, "date": str, "text": str, "sources": str, "line": int,
+                 "source": str, "position": int, "set_ids": str, "printings": int, "text_id": int},
+        pk="id",
+        foreign_keys=[("card_id", "cards", "id")],
+    ),
+    "card_versions": dict(
+        columns={"id": int, "card_id": int, "card": str, "kind": str, "source": str, "line": int,
+                 "printings": int, "used": int, "differs": str},
+        pk="id",
+        foreign_keys=[("card_id", "cards", "id")],
+    ),
+    "card_aliases": dict(
+        columns={"key": str, "alias": str, "lang": str, "card_id": int, "face": str, "kind": str},
         foreign_keys=[("card_id", "cards", "id")],
     ),
 }
 
-# What full-text search over cards indexes: English name, type and Oracle text,
-# plus the segmented Japanese name and printed text.
+# What full-text search over cards indexes: English and Chinese names, type and Oracle text of
+# every face, plus the segmented Japanese name and printed text.
 CARDS_SEARCH_TEXT = (
     "coalesce(name_en, '') || ' ' || coalesce(type_line, '') || ' ' || coalesce(text, '')"
-    " || ' ' || coalesce(search_ja, '')"
+    " || ' ' || coalesce(faces_text, '') || ' ' || coalesce(name_zh, '') || ' ' || coalesce(search_ja, '')"
 )
+
+CARD_INDEXES = [
+    ("card_names", ["name_ja"]), ("card_names", ["name_zh"]), ("card_names", ["card_id"]),
+    ("cards", ["name_ja"]), ("cards", ["name_zh"]), ("cards", ["full_name"]),
+    ("card_faces", ["card_id"]), ("card_faces", ["name_en"]), ("card_rulings", ["card_id"]),
+    ("card_rulings", ["text_id"]), ("card_rulings", ["date", "text"]), ("card_printings", ["card_id"]),
+    ("card_printings", ["set_id"]), ("card_versions", ["card_id"]), ("card_aliases", ["card_id"]),
+    ("card_aliases", ["key"]),
+]
+
+CARD_VIEWS = {
+    # One row per (card, format): the legalities the cards carry as JSON.
+    "card_legalities": """
+        select cards.id as card_id, cards.name_en as card, j.key as format, j.value as status
+        from cards, json_each(cards.legalities) j
+    """,
+}
 
 
 def card_row(name_en: str | None, name_ja: str | None, **values) -> dict:
@@ -77,100 +144,346 @@ def create_card_tables(db) -> None:
     create_tables(db, CARD_TABLES, {"cards": {"search_text": CARDS_SEARCH_TEXT}})
 
 
+_SPACES_OR_SLASHES = re.compile(r"\s*/+\s*|\s{2,}|[\t\n]")
+
+
+def lookup_key(name: str) -> str:
+    """How a card name is compared when looked up: NFKC, accents off, case folded, one space,
+    a split card's ``/`` as `` // ``, curly apostrophes straight."""
+    if name.isascii():
+        text = name
+    else:
+        text = unicodedata.normalize("NFKC", name).replace("\u2019", "'").replace("\u2018", "'")
+        decomposed = unicodedata.normalize("NFKD", text)
+        if decomposed != text:
+            text = unicodedata.normalize("NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
+    if "/" in text or "  " in text or "\t" in text or "\n" in text:
+        text = re.sub(r"\s+", " ", re.sub(r"\s*/+\s*", " // ", text))
+    return text.strip().casefold()
+
+
+def stable_id(*parts: str) -> int:
+    """A 52-bit id from a digest of ``parts``: the same ruling keeps its id in every build
+    (52 bits: exact in JavaScript numbers, so JSON readers keep it too)."""
+    digest = hashlib.blake2b("\x1f".join(parts).encode("utf-8"), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 12
+
+
+_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f]')
+
+
+def _json(value) -> str:
+    """``json.dumps(value, ensure_ascii=False)``; lists of plain strings (most of them) without the encoder."""
+    if isinstance(value, list) and all(type(v) is str and not _NEEDS_ESCAPE.search(v) for v in value):
+        return "[" + ", ".join(f'"{v}"' for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+# ---------------------------------------------------------------- parsing, in a pool
+
+
+def _parse_files(kind_paths: list[tuple[str, str]], corpus: str) -> tuple[list, SourceError | None]:
+    """Parse card files in a worker: their records, or the first unreadable file's error."""
+    records: list = []
+    for kind, path in kind_paths:
+        try:
+            records += parse_card_file(kind, Path(path), Path(corpus))
+        except SourceError as e:
+            return records, e
+    return records, None
+
+
+def parse_all(ctx: BuildContext) -> tuple[list, dict[str, str]]:
+    """Every card record of the corpus, the set files parsed in a pool; ``{source: kind}``."""
+    files = card_files(ctx.corpus)
+    kinds = {p.relative_to(ctx.corpus).as_posix(): kind for kind, p in files}
+    sets = [(kind, str(p)) for kind, p in files if kind == "oracle_set"]
+    others = [(kind, str(p)) for kind, p in files if kind != "oracle_set"]
+    records: list = []
+    workers = min(os.cpu_count() or 1, 2)
+    chunks = [sets[i::workers * 2] for i in range(workers * 2)] if sets else []
+    with ctx.task("Card data", len(files)) as advance:
+        with ProcessPoolExecutor(workers) if len(sets) > 20 and workers > 1 else _InProcess() as pool:
+            futures = [(len(chunk), pool.submit(_parse_files, chunk, str(ctx.corpus))) for chunk in chunks if chunk]
+            # The few other files are parsed here while the workers read the sets.
+            for kind, path in others:
+                found, error = _parse_files([(kind, path)], str(ctx.corpus))
+                records += found
+                if error is not None:
+                    ctx.source_failed(error)
+                advance(1)
+            for size, future in futures:
+                found, error = future.result()
+                records += found
+                if error is not None:
+                    ctx.source_failed(error)
+                advance(size)
+    return records, kinds
+
+
+class _InProcess:
+    """A stand-in for a process pool that runs each call at once (few files, or one core)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def submit(self, fn, *args):
+        result = fn(*args)
+
+        class Done:
+            def result(self):
+                return result
+        return Done()
+
+
+# ---------------------------------------------------------------- the build step
+
+
 def load_cards(ctx: BuildContext) -> None:
-    """The build step: parse ``cards/`` and fill the card tables (FTS comes with the wiki step)."""
+    """The build step: parse ``cards/``, assemble one card per Oracle identity, fill the card tables.
+
+    A card file cut short (it ends inside a record) or not UTF-8 stops the
+    build with its ``path:line:`` (with ``--keep-going``, the error is kept
+    and the records before the cut are used): better than a build that
+    silently lacks cards and fails later in a scenario that uses one.
+    """
     db = ctx.db
     create_card_tables(db)
-    names: list[dict] = []
-    oracle: dict[str, list[OracleCard]] = defaultdict(list)
-    forge: dict[str, list[ForgeFace]] = defaultdict(list)
-    rulings: dict[str, dict[tuple[str, str], dict]] = defaultdict(dict)
     if not (ctx.corpus / "cards").is_dir():
         ctx.problems.append(IngestProblem("cards", None, "warning", "no-card-data",
                                           "the corpus has no cards/ folder; card tables are empty"))
         return
-    with ctx.task("Card data", None) as advance:
-        try:
-            for record in parse_cards(ctx.corpus):
-                if isinstance(record, CardName):
-                    names.append({"name_en": record.name_en, "name_ja": record.name_ja,
-                                  "ja_undefined": int(record.undefined), "source": record.source,
-                                  "line": record.line})
-                elif isinstance(record, OracleCard):
-                    oracle[record.name].append(record)
-                elif isinstance(record, ForgeFace):
-                    forge[record.card].append(record)
-                elif isinstance(record, CardRuling):
-                    key = (record.date, record.text)
-                    found = rulings[record.name].setdefault(key, {"sources": [], "line": record.line})
-                    found["sources"].append(record.source)
-                elif isinstance(record, IngestProblem):
-                    ctx.problems.append(record)
-                advance(1)
-        except SourceError as e:
-            ctx.source_failed(e)
-    seen: set[str] = set()
-    unique_names = []
-    for row in names:  # a name listed twice: the first entry wins, the second is a problem
-        if row["name_en"] in seen:
-            ctx.problems.append(IngestProblem(row["source"], row["line"], "warning", "card-name-twice",
-                                              f"{row['name_en']!r} is listed twice; the first entry is kept"))
+    records, kinds = parse_all(ctx)
+    names: list[CardName] = []
+    in_data: set[str] = set()
+    for r in records:
+        if isinstance(r, IngestProblem):
+            if r.code in ("oracle-truncated", "oracle-unclosed-card", "oracle-unclosed-tag"):
+                ctx.source_failed(SourceError(r.source, r.line, r.message))
+            else:
+                ctx.problems.append(r)
+        elif isinstance(r, CardName):
+            names.append(r)
+        elif isinstance(r, (OracleCard, ForgeFace)):
+            in_data.add(r.name)
+    # The Japanese names' search forms (SudachiPy, ~50 µs each) are made in a worker while this
+    # process assembles the cards.
+    wanted = sorted({n.name_ja for n in names if n.name_ja and n.name_en in in_data})
+    with ProcessPoolExecutor(1) if len(wanted) > 1000 and (os.cpu_count() or 1) > 1 else _InProcess() as pool:
+        forms = pool.submit(_search_forms, wanted)
+        cards = assemble_cards(records, kinds=kinds, problems=ctx.problems)
+        search_forms = forms.result()
+    _insert_cards(ctx, cards, names, search_forms)
+
+
+def _search_forms(names: list[str]) -> dict[str, str]:
+    from ..japanese import search_form
+
+    return {name: search_form(name) for name in names}
+
+
+def _insert_cards(ctx: BuildContext, cards: list[Card], names: list[CardName],
+                  search_forms: dict[str, str] | None = None) -> None:
+    from ..japanese import search_form
+
+    forms = search_forms or {}
+
+    db = ctx.db
+    listed: dict[str, CardName] = {}
+    for n in names:  # a name listed twice: the first entry wins, the second is a problem
+        if n.name_en in listed:
+            ctx.problems.append(IngestProblem(n.source, n.line, "warning", "card-name-twice",
+                                              f"{n.name_en!r} is listed twice; the first entry is kept"))
             continue
-        seen.add(row["name_en"])
-        unique_names.append(row)
-    db["card_names"].insert_all(unique_names, batch_size=5000)
-    ja_by_en = {row["name_en"]: row["name_ja"] for row in unique_names}
+        listed[n.name_en] = n
 
-    def japanese(name: str) -> tuple[str | None, str | None]:
-        ja = ja_by_en.get(name)
-        return (ja, "jpname") if ja else (None, None)
+    card_rows, face_rows, printing_rows, ruling_rows, version_rows = [], [], [], [], []
+    alias_rows: dict[tuple[str, int, str], tuple] = {}
+    name_rows: dict[str, list] = {}
+    sets: dict[str, dict] = {}
+    ruling_ids: set[int] = set()
 
-    for name, records in oracle.items():
-        first = records[0]
-        ja, ja_source = japanese(name)
-        sources = sorted({r.source for r in records})
-        for other in records[1:]:
-            if (other.text, other.mana_cost, other.type_line) != (first.text, first.mana_cost, first.type_line):
-                ctx.problems.append(IngestProblem(
-                    other.source, other.line, "warning", "oracle-differs",
-                    f"{name}: Oracle text, cost or type differs from {first.source}:{first.line}; the first is kept"))
-        db["cards"].insert(card_row(
-            name, ja, name_ja_source=ja_source, mana_cost=first.mana_cost, mana_value=first.mana_value,
-            type_line=first.type_line, text=first.text, power=first.power, toughness=first.toughness,
-            loyalty=first.loyalty, other_face=first.other_part,
-            layout="double-faced" if first.other_part else "normal",
-            set_ids=json.dumps(sorted({r.set_id for r in records if r.set_id})),
-            sources=json.dumps(sources, ensure_ascii=False),
+    def alias(name: str | None, lang: str, card_id: int, face: str | None, kind: str) -> None:
+        if name:
+            key = lookup_key(name)
+            if key and (key, card_id, lang) not in alias_rows:
+                alias_rows[(key, card_id, lang)] = (key, name, lang, card_id, face, kind)
+
+    for card_id, card in enumerate(cards, 1):
+        main = card.main
+        source, line = card.source
+        sources = sorted({v.source for v in card.versions} | {p.source for p in card.printings})
+        printing_sets = [p.set_id for p in card.printings if p.set_id]
+        ja = card.name_ja
+        face_texts = [f"{f.name}: {f.text}" for f in card.faces[1:] if f.text] \
+            if card.layout not in ("split", "aftermath") else []
+        card_rows.append((
+            card_id, card.name, ja, "jpname" if ja else None, card.mana_cost, card.mana_value, card.type_line,
+            card.text, main.power, main.toughness, main.loyalty, card.other_face, card.layout,
+            _json(sorted(set(printing_sets))), _json(sources), (forms.get(ja) or search_form(ja)) if ja else None,
+            card.full_name, card.name_zh, _json(list(main.types.supertypes)), _json(list(main.types.types)),
+            _json(list(main.types.subtypes)), "".join(card.colors), "".join(card.color_identity),
+            "".join(main.color_indicator) or None, _json(dict(card.legalities)), len(card.printings),
+            len(card.rulings), int(card.reserved), card.hand_size, card.starting_life,
+            "\n".join(face_texts) or None, f"{source}:{line}",
         ))
-    for card, faces in forge.items():
-        main = faces[0]
-        ja, ja_source = japanese(card)
-        existing = db.execute("select id, sources from cards where name_en = ?", [card]).fetchone()
-        if existing:
-            card_id = existing[0]
-            sources = sorted(set(json.loads(existing[1])) | {main.source})
-            db["cards"].update(card_id, {"sources": json.dumps(sources, ensure_ascii=False)})
-        else:
-            card_id = db["cards"].insert(card_row(
-                card, ja, name_ja_source=ja_source, mana_cost=main.mana_cost, mana_value=main.mana_value,
-                type_line=main.type_line, text=main.text, power=main.power, toughness=main.toughness,
-                other_face=faces[1].name if len(faces) > 1 else None,
-                layout=(main.alternate_mode or "normal").lower(), sources=json.dumps([main.source]),
-            )).last_pk
-        if len(faces) > 1:
-            db["card_faces"].insert_all({
-                "card_id": card_id, "face": f.face, "name_en": f.name, "name_ja": japanese(f.name)[0],
-                "mana_cost": f.mana_cost, "mana_value": f.mana_value, "type_line": f.type_line, "text": f.text,
-                "power": f.power, "toughness": f.toughness, "source": f.source, "line": f.line,
-            } for f in faces)
-    ids = {name: card_id for card_id, name in db.execute("select id, name_en from cards")}
+        alias(card.name, "en", card_id, None, "card")
+        alias(card.full_name, "en", card_id, None, "full name")
+        alias(ja, "ja", card_id, None, "card")
+        alias(card.name_zh, "zh", card_id, None, "card")
+        name_rows.setdefault(card.name, [card_id, None, card.name_zh])
+        for p in card.printings:
+            if p.name_zh and p.name_zh != card.name_zh and " // " not in p.name_zh:
+                alias(p.name_zh, "zh", card_id, None, "printed name")
+        if len(card.faces) > 1:
+            for index, f in enumerate(card.faces, 1):
+                face_ja = card.face_names_ja.get(f.name)
+                face_rows.append((
+                    card_id, index, f.name, face_ja, f.mana_cost, f.mana_value, f.type_line, f.text, f.power,
+                    f.toughness, f.source, f.line, f.kind, f.name_zh, f.loyalty,
+                    _json(list(f.types.supertypes)), _json(list(f.types.types)), _json(list(f.types.subtypes)),
+                    "".join(f.colors), "".join(f.color_indicator) or None,
+                ))
+                alias(f.name, "en", card_id, f.name, "face")
+                alias(face_ja, "ja", card_id, f.name, "face")
+                alias(f.name_zh, "zh", card_id, f.name, "face")
+                name_rows.setdefault(f.name, [card_id, f.name, f.name_zh])
+        for p in card.printings:
+            printing_rows.append((card_id, card.name, p.set_id, p.set_name, p.number, p.rarity, p.artist,
+                                  p.multiverse_id, p.name_zh, p.flavor, p.flavor_zh, p.watermark, p.source, p.line))
+            if p.set_id:
+                s = sets.setdefault(p.set_id, {"set_id": p.set_id, "name": p.set_name, "printings": 0,
+                                               "cards": set(), "rulings": 0, "source": p.source})
+                s["printings"] += 1
+                s["cards"].add(card_id)
+        for position, r in enumerate(card.rulings, 1):
+            ruling_id = stable_id(card.name, r.date, r.text)
+            if ruling_id in ruling_ids:  # 2^-52 odds; never silently merge two rulings
+                raise SourceError(r.source, r.line, f"two rulings share the id {ruling_id}; change stable_id")
+            ruling_ids.add(ruling_id)
+            ruling_rows.append((ruling_id, card_id, card.name, r.date, r.text, _json(r.sources), r.line, r.source,
+                                position, _json(r.printings), len(r.printings), stable_id(r.date, r.text)))
+            for set_id in r.printings:
+                if set_id in sets:
+                    sets[set_id]["rulings"] += 1
+        if len(card.versions) > 1:
+            for v in card.versions:
+                version_rows.append((card_id, card.name, v.kind, v.source, v.line, v.printings, int(v.used),
+                                     _json(list(v.differs))))
+
+    columns = [c for c in CARD_TABLES["cards"]["columns"] if c not in ("type_line_ja", "text_ja", "pt_ja",
+                                                                          "cost_printed_ja", "ja_text_source",
+                                                                          "keywords")]
+    insert_rows(db, "cards", columns, card_rows)
+    insert_rows(db, "card_faces", [c for c in CARD_TABLES["card_faces"]["columns"] if c != "id"], face_rows)
+    insert_rows(db, "card_printings", [c for c in CARD_TABLES["card_printings"]["columns"] if c != "id"],
+                printing_rows)
+    insert_rows(db, "card_rulings", list(CARD_TABLES["card_rulings"]["columns"]), ruling_rows)
+    insert_rows(db, "card_versions", [c for c in CARD_TABLES["card_versions"]["columns"] if c != "id"], version_rows)
+    insert_rows(db, "card_sets", list(CARD_TABLES["card_sets"]["columns"]),
+                [(s["set_id"], s["name"], s["printings"], len(s["cards"]), s["rulings"], s["source"])
+                 for s in sorted(sets.values(), key=lambda s: s["set_id"])])
+    for n in listed.values():
+        alias(n.name_ja, "ja", name_rows[n.name_en][0], name_rows[n.name_en][1], "name list") \
+            if n.name_en in name_rows and n.name_ja else None
+    insert_rows(db, "card_aliases", list(CARD_TABLES["card_aliases"]["columns"]), alias_rows.values())
+    # Every name: the list's entries first (with their card, where we have it), then the names only the
+    # Oracle data has.
     rows = []
-    for name, found in rulings.items():
-        for (date, text), info in sorted(found.items()):
-            rows.append({"card_id": ids.get(name), "card": name, "date": date, "text": text,
-                         "sources": json.dumps(sorted(set(info["sources"])), ensure_ascii=False), "line": info["line"]})
-    db["card_rulings"].insert_all(rows, batch_size=1000)
-    db["card_names"].create_index(["name_ja"], if_not_exists=True)
+    for n in listed.values():
+        card_id, face, zh = name_rows.get(n.name_en, (None, None, None))
+        rows.append((n.name_en, n.name_ja, int(n.undefined), n.source, n.line, zh, card_id, face))
+    for name, (card_id, face, zh) in name_rows.items():
+        if name not in listed:
+            rows.append((name, None, 0, None, None, zh, card_id, face))
+    insert_rows(db, "card_names", list(CARD_TABLES["card_names"]["columns"]), rows)
+    for table, columns in CARD_INDEXES:
+        db[table].create_index(columns, if_not_exists=True)
     db["cards"].create_index(["name_en"], unique=True, if_not_exists=True)
-    db["cards"].create_index(["name_ja"], if_not_exists=True)
-    db["card_rulings"].create_index(["card_id"], if_not_exists=True)
+    for name, sql in CARD_VIEWS.items():
+        db.create_view(name, sql, replace=True)
+
+
+# ---------------------------------------------------------------- keywords, once the lineages exist
+
+KEYWORD_TABLES: dict[str, dict] = {
+    "card_keywords": dict(
+        columns={"id": int, "card_id": int, "card": str, "keyword": str, "section": str, "found_as": str,
+                 "lineage_id": int, "release": str, "number": str, "matched": str, "uses": int, "spans": str},
+        pk="id",
+        foreign_keys=[("card_id", "cards", "id")],
+    ),
+}
+
+
+def keyword_titles(db) -> dict[str, tuple[str, int | None, str | None, str | None]]:
+    """``{title: (section, lineage_id, newest title, its number in the newest English release)}`` for every
+    title a numbered rule of 701 or 702 has had in any English release (old titles through the lineage)."""
+    tables = set(db.table_names())
+    newest = db.execute("select max(release) from releases where lang = 'en' and completeness = 'whole'").fetchone()[0]
+    out: dict[str, tuple[str, int | None, str | None, str | None]] = {}
+    if "rule_lineage" in tables and "lineages" in tables:
+        sql = """
+            select r.title, r.parent, l.lineage_id, max(r.release), ln.title, ln.newest_number, ln.last_number
+            from rules r
+            left join rule_lineage l on l.lang = 'en' and l.release = r.release and l.number = r.number
+            left join lineages ln on ln.lineage_id = l.lineage_id
+            where r.lang = 'en' and r.kind = 'numbered' and r.parent in ('701', '702') and r.title is not null
+            group by r.title, r.parent order by max(r.release)
+        """
+        for title, section, lineage, _, newest_title, number, last in db.execute(sql):
+            out[title] = (section, lineage, newest_title or title, number or last)
+    else:
+        for title, section, number in db.execute(
+                "select title, parent, number from rules where lang = 'en' and release = ? and kind = 'numbered'"
+                " and parent in ('701', '702') and title is not null", [newest]):
+            out[title] = (section, None, title, number)
+    return out
+
+
+def link_card_keywords(ctx: BuildContext) -> None:
+    """The build step after rule history: each keyword action and ability in each card's Oracle text,
+    linked to its rule by title (``card_keywords``), and each card's keyword list (``cards.keywords``)."""
+    from ingest.card_keywords import KeywordFinder
+
+    db = ctx.db
+    if "cards" not in db.table_names():
+        return
+    create_tables(db, KEYWORD_TABLES)
+    titles = keyword_titles(db)
+    newest = db.execute("select max(release) from releases where lang = 'en' and completeness = 'whole'").fetchone()[0]
+    faces_by_card: dict[int, list[tuple[str, str | None]]] = {}
+    for card_id, face, text in db.execute("select card_id, name_en, text from card_faces order by card_id, face"):
+        faces_by_card.setdefault(card_id, []).append((face, text))
+    names = [r[0] for r in db.execute("select name_en from card_names")]
+    finder = KeywordFinder({t: v[0] for t, v in titles.items()}, names)
+    rows, keyword_lists = [], []
+    with ctx.task("Card keywords", None) as advance:
+        for card_id, name, text, layout in db.execute(
+                "select id, name_en, text, layout from cards where text is not null or id in"
+                " (select card_id from card_faces) order by id").fetchall():
+            faces = faces_by_card.get(card_id) or [(name, text)]
+            own = [name] + [f for f, _ in faces] + ([name.split(" // ")[0]] if " // " in name else [])
+            found: dict[str, dict] = {}
+            for index, (face, face_text) in enumerate(faces):
+                for use in finder.find(face_text, own):
+                    section, lineage, keyword, number = titles[use.keyword]
+                    entry = found.setdefault(keyword, {"section": section, "found_as": use.keyword,
+                                                       "lineage": lineage, "number": number,
+                                                       "matched": [], "spans": []})
+                    if use.matched not in entry["matched"]:
+                        entry["matched"].append(use.matched)
+                    entry["spans"].append([index, use.start, use.end])
+            for keyword, e in found.items():
+                rows.append((card_id, name, keyword, e["section"], e["found_as"], e["lineage"], newest, e["number"],
+                             _json(e["matched"]), len(e["spans"]), json.dumps(e["spans"])))
+            keyword_lists.append((_json(sorted(found)) if found else None, card_id))
+        advance(1)
+    insert_rows(db, "card_keywords", [c for c in KEYWORD_TABLES["card_keywords"]["columns"] if c != "id"], rows)
+    with db.conn:
+        db.conn.executemany("update cards set keywords = ? where id = ?", keyword_lists)
+    for columns in (["card_id"], ["keyword"], ["lineage_id"], ["release", "number"]):
+        db["card_keywords"].create_index(columns, if_not_exists=True)

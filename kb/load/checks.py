@@ -225,7 +225,11 @@ def load_checks(ctx: BuildContext) -> None:
     from executable_rules.scenarios import SCENARIO_DIR, load_scenarios, run_scenario, scenario_files
 
     db = ctx.db
-    pool = load_card_pool(ctx.corpus)
+    try:
+        pool = load_card_pool(ctx.corpus)
+    except SourceError as e:  # a card file cut short or malformed: say so, not "unknown card" in a scenario
+        ctx.source_failed(e)
+        return
     for source, line, message in pool.warnings:
         ctx.problems.append(IngestProblem(source, line, "warning", "card-in-corpus", message))
     files = scenario_files(SCENARIO_DIR)

@@ -456,9 +456,14 @@ def load_wiki(ctx: BuildContext) -> None:
             db["wiki_pages"].update(page_ids[key], dict(page_counts))
 
     _insert_quoted_cr(ctx, quoted_by_page, page_ids, search_form)
-    for card_id, name_ja, text_ja in db.execute("select id, name_ja, text_ja from cards").fetchall():
-        japanese = " ".join(filter(None, [name_ja, text_ja]))
-        db["cards"].update(card_id, {"search_ja": search_form(japanese) if japanese else None})
+    # The card step gave each card with a Japanese name its search form; redo only the cards the wiki
+    # added or gave a Japanese name or printed text (one statement, not an update per card).
+    changed = db.execute(
+        "select id, name_ja, text_ja from cards where (name_ja is not null or text_ja is not null)"
+        " and (search_ja is null or text_ja is not null or coalesce(name_ja_source, '') != 'jpname')").fetchall()
+    with db.conn:
+        db.conn.executemany("update cards set search_ja = ? where id = ?", [
+            (search_form(" ".join(filter(None, [name_ja, text_ja]))), card_id) for card_id, name_ja, text_ja in changed])
     for table, columns in (("rulings", ["page_id"]), ("rulings", ["page_title"]), ("rulings", ["keyword"]),
                            ("card_mentions", ["card_id"]), ("card_mentions", ["page_id"]),
                            ("wiki_card_blocks", ["card_id"]), ("wiki_pages", ["title"])):

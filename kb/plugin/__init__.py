@@ -25,6 +25,7 @@ import asyncio
 from datasette import hookimpl
 
 from . import (
+    card_page,
     connection_limits,
     contents_page,
     errors,
@@ -75,7 +76,7 @@ def render_cell(row, value, column, table, database, datasette):
 
 @hookimpl
 def register_routes():
-    routes = home.ROUTES + contents_page.ROUTES + rule_page.ROUTES + keyword_page.ROUTES + resolution.ROUTES + search_page.ROUTES
+    routes = home.ROUTES + contents_page.ROUTES + card_page.ROUTES + rule_page.ROUTES + keyword_page.ROUTES + resolution.ROUTES + search_page.ROUTES
     if diff_page is not None:
         routes += diff_page.ROUTES
     return routes
@@ -107,6 +108,7 @@ def startup(datasette):
         await loop.run_in_executor(None, warm_segmenters, ("kb.japanese", "kb.chinese"))
         loop.run_in_executor(None, warm_segmenters, ("kb.korean",))
         loop.run_in_executor(None, resolution.warm)
+        loop.create_task(card_page.warm(datasette))  # the card names, before the first card page
 
     return inner
 

@@ -37,7 +37,6 @@ from kb.database import RuleNotFound, UnknownRelease
 from . import links, resolution
 from .rule_page import (
     LANGUAGES,
-    SHOW,
     BadParameter,
     cached_read,
     error_response,
@@ -264,6 +263,7 @@ def read_keyword(conn: sqlite3.Connection, path: str | None, name: str,
         "numbers": numbers, "glossary": glossary, "wiki": wiki, "rule": rule,
         "translations": read_translations(conn, tables, releases, title),
         "rulings": rule["rulings"], "card_rulings": rule["card_rulings"], "cards": rule["cards"],
+        "card_count": rule.get("card_count"),
         "scenarios": list(scenarios.values()), "form": form, "missing": rule["missing"],
     }
 

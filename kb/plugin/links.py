@@ -12,6 +12,8 @@ life of the process.
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
+
 from kb.sqlite import sqlite3
 import threading
 from dataclasses import dataclass, field
@@ -39,7 +41,10 @@ def rule_url(datasette, number: str, release: str | None = None) -> str:
     return f"{url}?release={release}" if release else url
 
 
-def card_url(datasette, database: str, card_id: int) -> str:
+def card_url(datasette, database: str, card_id: int, name: str | None = None) -> str:
+    """The card's page (``/-/cards/<name>``) when its name is known, else its row in the ``cards`` table."""
+    if name:
+        return datasette.urls.path("/-/cards/" + quote(name, safe=""))
     return datasette.urls.row(database, "cards", str(card_id))
 
 
@@ -49,13 +54,26 @@ class CardIndex:
 
     ids: dict[str, int] = field(default_factory=dict)
     pattern: re.Pattern | None = None
+    names: dict[int, str] = field(default_factory=dict)  # card id → English name, for card page links
 
     @classmethod
     def from_connection(cls, conn: sqlite3.Connection) -> CardIndex:
         if not conn.execute("select 1 from sqlite_master where name = 'cards'").fetchone():
             return cls()
         ids: dict[str, int] = {}
-        for card_id, name_en, name_ja in conn.execute("select id, name_en, name_ja from cards order by id"):
+        english: dict[int, str] = {}
+        in_text: set[str] = set()
+        columns = {row[1] for row in conn.execute("pragma table_info(cards)")}
+        sources = "sources" if "sources" in columns else "null"
+        for card_id, name_en, name_ja, card_sources in conn.execute(
+                f"select id, name_en, name_ja, {sources} from cards order by id"):
+            if name_en:
+                english[card_id] = name_en
+            # Names are found in running text only for the cards the wiki, the chosen Oracle records or
+            # Forge speak of: a pattern of every card of every set (45,000 names) takes seconds to build,
+            # and finds "Exile" and "Opt" in ordinary sentences. A cell holding a card name links for all.
+            if card_sources is None or _has_other_sources(card_sources):
+                in_text.update(n for n in (name_en, name_ja) if n)
             for name in (name_en, name_ja):
                 if name and name not in ids:
                     ids[name] = card_id
@@ -63,12 +81,13 @@ class CardIndex:
             if name_en and " // " in name_en:
                 ids.setdefault(name_en.replace(" // ", "/"), card_id)
         # Short names ("Ice", "Fire") would be found inside ordinary words: three characters at least.
-        names = sorted((n for n in ids if len(n) >= 3), key=len, reverse=True)
+        names = sorted((n for n in ids if len(n) >= 3 and (n in in_text or n.replace("/", " // ") in in_text)),
+                       key=len, reverse=True)
         if not names:
-            return cls(ids)
+            return cls(ids, names=english)
         # A Latin name must stand as a word of its own; a Japanese one may touch other text.
         pattern = re.compile(rf"(?<![A-Za-z0-9])(?:{trie_pattern(names)})(?![A-Za-z0-9])")
-        return cls(ids, pattern)
+        return cls(ids, pattern, english)
 
     def find(self, name: str | None) -> int | None:
         return self.ids.get(name) if name else None
@@ -78,6 +97,15 @@ class CardIndex:
         if self.pattern is None or not text:
             return []
         return [(m.start(), m.end(), self.ids[m.group(0)]) for m in self.pattern.finditer(text)]
+
+
+def _has_other_sources(sources: str) -> bool:
+    """Whether a ``sources`` JSON list names a file outside ``cards/oracle_sets/`` (counted, not parsed:
+    this runs for every card when a server first links a page)."""
+    if "oracle_sets/" not in sources:
+        return True
+    entries = sources.count('", "') + 1
+    return entries > sources.count("oracle_sets/")
 
 
 def trie_pattern(words: list[str]) -> str:
@@ -181,7 +209,8 @@ def link_text(text: str | None, datasette, *, release: str | None = None, databa
         if kind == "rule":
             out.append(Markup(f'<a href="{escape(rule_url(datasette, str(value), release))}">{shown}</a>'))
         else:
-            out.append(Markup(f'<a class="kb-card" href="{escape(card_url(datasette, database, int(value)))}">{shown}</a>'))
+            url = card_url(datasette, database, int(value), cards.names.get(int(value)) if cards else None)
+            out.append(Markup(f'<a class="kb-card" href="{escape(url)}">{shown}</a>'))
         last = end
     out.append(escape(text[last:]))
     return Markup("").join(out)
@@ -242,7 +271,8 @@ def _render_with_cards(row, value, column, table, database, datasette, index: Ca
         card_id = index.find(value)
         if card_id is None:
             return None
-        return Markup(f'<a class="kb-card" href="{escape(card_url(datasette, database, card_id))}">{escape(value)}</a>')
+        url = card_url(datasette, database, card_id, index.names.get(card_id))
+        return Markup(f'<a class="kb-card" href="{escape(url)}">{escape(value)}</a>')
     if not index.spans(value) and not _rule_spans(value):
         return None
     return link_text(value, datasette, release=_release_of(row), database=database, cards=index)

@@ -48,6 +48,8 @@ MAX_LIST = 200
 # numbered rules only, each linking to its own page.
 MAX_ROWS = 150
 MAX_CONTENTS = 400
+# A keyword rule's page shows this many of the cards that use the keyword (most printed first), and the count.
+KEYWORD_CARDS_SHOWN = 12
 # A page with more keyword rules than this links to their pages for rulings and cards.
 MAX_KEYWORDS = 3
 # Scenarios shown on a page (the JSON has them all; /-/scenarios lists every one).
@@ -330,7 +332,16 @@ def keyword_material(conn, titles: list[str], tables: set[str], card_index: link
             f" from rulings where preferred = 1 and keyword in ({marks}) order by page_title, position",
             titles)]
     words = [re.compile(r"\b(?:" + "|".join(re.escape(t) for t in titles) + ")", re.IGNORECASE)]
-    if "cards" in tables:
+    if "card_keywords" in tables:
+        # The card step linked every card's keywords (card_keywords): how many cards, and the most printed few.
+        out["card_count"] = conn.execute(
+            f"select count(distinct card_id) from card_keywords where keyword in ({marks})", titles).fetchone()[0]
+        out["cards"] = [{"id": i, "name_en": en, "name_ja": ja, "mana_cost": cost, "type_line": t,
+                         "why": "its text uses the keyword"} for i, en, ja, cost, t in conn.execute(
+            f"select c.id, c.name_en, c.name_ja, c.mana_cost, c.type_line from cards c where c.id in"
+            f" (select card_id from card_keywords where keyword in ({marks}))"
+            f" order by c.printings desc, c.name_en limit ?", [*titles, KEYWORD_CARDS_SHOWN])]
+    elif "cards" in tables:
         rows = conn.execute(
             "select id, name_en, name_ja, mana_cost, type_line, text from cards where "
             + " or ".join("text like ?" for _ in titles) + " order by name_en",
@@ -342,10 +353,11 @@ def keyword_material(conn, titles: list[str], tables: set[str], card_index: link
                 out["cards"].append({"id": card_id, "name_en": name_en, "name_ja": name_ja, "mana_cost": cost,
                                      "type_line": type_line, "why": "its text uses the keyword"})
     if "card_rulings" in tables:
+        # Bounded: tens of thousands of card rulings; the page lists MAX_LIST of them.
         rows = conn.execute(
             "select id, card_id, card, date, text from card_rulings where "
-            + " or ".join("text like ?" for _ in titles) + " order by card, date",
-            [f"%{t}%" for t in titles]).fetchall()
+            + " or ".join("text like ?" for _ in titles) + " order by card, date limit ?",
+            [f"%{t}%" for t in titles] + [MAX_LIST * 4]).fetchall()
         out["card_rulings"] = [{"id": i, "card_id": c, "card": name, "date": d, "text": t}
                                for i, c, name, d, t in rows if any(w.search(t or "") for w in words)]
     return out
@@ -581,6 +593,7 @@ def read_rule(conn: sqlite3.Connection, path: str | None, number: str, release: 
         newest = _newest_numbers(conn, lang, release, numbers[:1], tables) if lang == "en" else numbers[:1]
         scenarios = resolution.scenarios_for_rules(newest or numbers[:1])
     data["scenarios"] = scenarios
+    data["card_count"] = material.get("card_count")
     data["cards"] = merge_cards(material["cards"], _cards_of_rulings(conn, [r["id"] for r in rulings], tables),
                                 _scenario_cards(conn, [n for s in scenarios for n in s.get("cards", [])], index, tables)
                                 )[:MAX_LIST]
@@ -668,7 +681,8 @@ def decorate(datasette, database: str, index: links.CardIndex, data: dict) -> di
                              "card_url": links.card_url(datasette, database, r["card_id"]) if r["card_id"] else None,
                              "text_html": links.link_text(r["text"], datasette, database=database, cards=index)}
                             for r in data.get("card_rulings", [])]
-    page["cards"] = [{**c, "url": links.card_url(datasette, database, c["id"])} for c in data.get("cards", [])]
+    page["cards"] = [{**c, "url": links.card_url(datasette, database, c["id"], c.get("name_en"))}
+                     for c in data.get("cards", [])]
     page["cites"] = [{**r, "url": rule_url(r["number"], data["release"])} for r in data.get("cites", [])]
     page["cited_by"] = [{**r, "url": rule_url(r["number"], data["release"])} for r in data.get("cited_by", [])]
     page["history"] = [{**h, "url": rule_url(h["number"], h["first_release"])} for h in data.get("history", [])]

@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field
 from . import dense as dense_module
 from .fts import KeywordNames, MARK_END, MARK_START, english_key
 from .fusion import rrf_scores
-from .lexical import CR_KINDS, LexicalHit, lexical_hits
+from .lexical import LexicalHit, lexical_hits
 from .query import Alias, AliasTable, QueryPlan, read_query
 from .typos import Vocabulary
 
