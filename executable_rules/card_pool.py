@@ -46,7 +46,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from ingest.cards import CardName, ForgeFace, card_files, parse_forge_script, parse_jpname, parse_oracle_records
+from ingest.cards import PARSERS as CARD_PARSERS
+from ingest.cards import CardName, ForgeFace, card_files
 from ingest.cards import __file__ as ingest_cards_file
 from ingest.cards import CardRuling as IngestRuling
 from ingest.cards import OracleCard as IngestOracleCard
@@ -268,11 +269,10 @@ def _card(name: str, layout: Layout, faces: tuple[Face, ...], source: str, line:
 
 
 def corpus_card_files(corpus: Path) -> list[tuple[str, Path]]:
-    """The card files ``ingest.cards`` reads, and every set file of ``cards/oracle_sets/`` it doesn't read yet."""
-    files = card_files(corpus)
-    seen = {p for _, p in files}
-    files += [("oracle", p) for p in sorted((corpus / "cards" / "oracle_sets").glob("*.txt")) if p not in seen]
-    return files
+    """The card files ``ingest.cards`` reads: the curated Oracle records before the set files (the first
+    record of a name wins here), then Forge scripts and the Japanese names."""
+    order = {"oracle": 0, "oracle_set": 1, "forge": 2, "jpname": 3}
+    return sorted(card_files(corpus), key=lambda kp: order.get(kp[0], 9))
 
 
 _HALVES = re.compile(r"^(?P<half>.+?) \((?P<left>.+?)/(?P<right>.+?)\)$")
@@ -471,9 +471,8 @@ def pool_from_records(records: Iterable[dict[str, Any]],
 
 def corpus_records(corpus: Path) -> Iterator[object]:
     """Every card record of the corpus, read by ``ingest.cards``."""
-    parsers = {"jpname": parse_jpname, "oracle": parse_oracle_records, "forge": parse_forge_script}
     for kind, path in corpus_card_files(corpus):
-        yield from parsers[kind](path, path.relative_to(corpus).as_posix())
+        yield from CARD_PARSERS[kind](path, path.relative_to(corpus).as_posix())
 
 
 CACHE_DIR = Path(os.environ.get("KB_CACHE", Path.home() / ".cache" / "mtg-rules-kb")) / "card-pool"

@@ -452,6 +452,9 @@ def link_card_keywords(ctx: BuildContext) -> None:
     db = ctx.db
     if "cards" not in db.table_names():
         return
+    # Run again when a release is added (kb add): made anew, never appended to.
+    if "card_keywords" in db.table_names():
+        db["card_keywords"].drop()
     create_tables(db, KEYWORD_TABLES)
     titles = keyword_titles(db)
     newest = db.execute("select max(release) from releases where lang = 'en' and completeness = 'whole'").fetchone()[0]
