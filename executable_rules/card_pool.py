@@ -308,12 +308,19 @@ def cards_from_records(records: Iterable[object]) -> tuple[dict[str, OracleCard]
     for name, r in oracle.items():
         if name in joined:
             continue
-        halves = _HALVES.match(name)
+        matched = _HALVES.match(name)
+        halves: dict[str, str] | None = matched.groupdict() if matched else None
         back = oracle.get(r.other_part or "")
+        split = getattr(r, "split_card", None)
+        if split and not halves:
+            # ingest.cards names a half "Fire" and its card split_card = "Fire // Ice" (it was "Fire (Fire/Ice)").
+            left, _, right_name = split.partition(" // ")
+            halves = {"half": name, "left": left, "right": right_name}
         try:
             if halves and halves["half"] == halves["left"]:
                 # A split card's halves are two records, "Dusk (Dusk/Dawn)" and "Dawn (Dusk/Dawn)" (Split Cards — CR 709).
-                right = oracle.get(f"{halves['right']} ({halves['left']}/{halves['right']})")
+                right = oracle.get(f"{halves['right']} ({halves['left']}/{halves['right']})") \
+                    or (oracle.get(halves["right"]) if split else None)
                 if right is None:
                     continue
                 card = _card(f"{halves['left']} // {halves['right']}", Layout.SPLIT,

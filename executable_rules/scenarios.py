@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from ingest.records import SourceError
 
-from .actions import find_action, UnknownAction
+from .actions import ACTIONS, find_action, module_name, UnknownAction
 from .actions.cast import cast_without_paying
 from .actions.cloak import cloak
 from .actions.discover import discover
@@ -541,6 +541,35 @@ STEP_KEYS: dict[str, set[str]] = {
 }
 
 
+def _module_steps() -> dict[str, ModuleType]:
+    """Action modules that bring their own scenario step: ``STEP_KEYS`` (the keys it takes) and
+    ``run_step(run, step, player, choose)``; the step is named for the module (``do = "scry"``)."""
+    found = {}
+    for module in ACTIONS:
+        if hasattr(module, "run_step"):
+            name = module_name(module)
+            if name in STEP_KEYS:
+                raise RuntimeError(f"{module.__name__}: the scenario step {name!r} is already the scenario reader's")
+            found[name] = module
+    return found
+
+
+MODULE_STEPS = _module_steps()
+STEP_KEYS.update({name: set(m.STEP_KEYS) for name, m in MODULE_STEPS.items()})
+
+
+def _module_expectations() -> dict[str, Callable[[GameState, str | None, Any], Any]]:
+    """Expectations an action module adds: ``EXPECT = {key: observe(state, player, expected)}``;
+    ``player`` is the player's name for a per-player key (``you.key``), None for a shared one."""
+    found: dict[str, Callable[[GameState, str | None, Any], Any]] = {}
+    for module in ACTIONS:
+        for key, observe in getattr(module, "EXPECT", {}).items():
+            if key in found:
+                raise RuntimeError(f"{module.__name__}: the expectation {key!r} is already another module's")
+            found[key] = observe
+    return found
+
+
 def _run_step(run: ScenarioRun, step: dict[str, Any], choose: Chooser) -> None:
     do = step.get("do")
     if do not in STEP_KEYS:
@@ -553,7 +582,9 @@ def _run_step(run: ScenarioRun, step: dict[str, Any], choose: Chooser) -> None:
                                             "pass_to") else "you"
     if "targets" in step and do in ("cast_spell", "activate"):
         choose = _Targets(run, step["targets"], choose)
-    if do == "search":
+    if do in MODULE_STEPS:
+        MODULE_STEPS[do].run_step(run, step, player, choose)
+    elif do == "search":
         players = step.get("players", [player])
         finds = [_find(run, f) for f in step["finds"]] if "finds" in step else [_find(run, step)]
         search(state, players, finds, zones=_zone_specs(run, step.get("zones", ["library"])),
@@ -767,6 +798,9 @@ _PLAYER_KEYS = {"hand", "library", "library_top", "library_bottom", "graveyard",
 _KEYS = {"battlefield", "exile", "stack", "counters", "face_down", "events", "no_events", "decisions_by", "spell",
          "error", "termination", "decisions", "offered", "pending_triggers", "ward", "leaves", "tapped", "pt",
          "colors", "triggered", "damage", "turn", "step", "untapped", "unimplemented"}
+MODULE_EXPECT = _module_expectations()
+_PLAYER_KEYS |= set(MODULE_EXPECT)
+_KEYS |= set(MODULE_EXPECT)
 
 
 def _names(state: GameState, cards: Sequence[int]) -> list[str]:
@@ -775,6 +809,8 @@ def _names(state: GameState, cards: Sequence[int]) -> list[str]:
 
 def _observe(state: GameState, key: str, player: str | None, expected: Any) -> Any:
     """The value of expectation ``key`` in ``state``, in the form ``expected`` is written."""
+    if key in MODULE_EXPECT:
+        return MODULE_EXPECT[key](state, player, expected)
     if player is not None:
         p = state.player(player)
         if key == "hand":

@@ -15,7 +15,7 @@ True
 >>> find_action("discovr")
 Traceback (most recent call last):
 ...
-executable_rules.actions.UnknownAction: no action 'discovr'; did you mean 'discover'? Actions: cast, cloak, discover, draw, dredge, exile, explore, manifest, manifest_dread, mill, reveal, search, shuffle, villainous_choice
+executable_rules.actions.UnknownAction: no action 'discovr'; did you mean 'discover'? Actions: cast, cloak, ...
 """
 
 from __future__ import annotations

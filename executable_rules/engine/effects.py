@@ -584,23 +584,9 @@ def mill(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
 
 
 def scry(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
-    """Scry — CR 701.22a: look at the top N, put any number on the bottom and the rest back on top in any order."""
-    n = _amount(node, ctx)
-    library = state.player(ctx.controller).library
-    looked = list(library.cards[:n])
-    bottom: list[int] = []
-    for card in looked:
-        name = state.cards[card].display_name
-        answer = decide(state, Decision.of(ctx.controller, f"scry {n}: {name} on top or on the bottom?",
-                                           Citation("Scry", "701.22a"),
-                                           [Option(f"keep {name} on top", False), Option(f"put {name} on the bottom", True)]),
-                        choose)
-        if answer.value:
-            bottom.append(card)
-    for card in bottom:
-        state.move(card, library, position="bottom")
-    state.emit(EventKind.SCRY, ctx.controller, tuple(looked), amount=n,
-               detail=f"scry {n}: {len(bottom)} on the bottom", citation=Citation("Scry", "701.22a"))
+    """Scry — CR 701.22a, by the action's module."""
+    from ..actions.scry import scry as scry_action
+    scry_action(state, ctx.controller, _amount(node, ctx), choose=choose)
 
 
 def surveil(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
