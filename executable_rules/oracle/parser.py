@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
@@ -139,8 +140,17 @@ STARTS = ["start", "keyword_line", "triggered", "activated", "static_line", "spe
           "flip_word"]
 
 
-@functools.lru_cache(maxsize=1)
+_PARSER_LOCK = threading.Lock()
+
+
 def _parser() -> Lark:
+    # Built once, by one thread: building takes seconds, and servers parse from several threads.
+    with _PARSER_LOCK:
+        return _build_parser()
+
+
+@functools.lru_cache(maxsize=1)
+def _build_parser() -> Lark:
     grammar = GRAMMAR.read_text(encoding="utf-8").replace("KEYWORDS", keyword_pattern()[4:-1])
     return Lark(grammar, parser="earley", lexer="dynamic", ambiguity="resolve", keep_all_tokens=True, start=STARTS)
 
