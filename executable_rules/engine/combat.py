@@ -280,6 +280,30 @@ def _has_quality(kinds: frozenset[str], quality: str) -> bool:
     return quality.capitalize() in kinds
 
 
+_COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+
+
+def protected_from(state: GameState, card: int, source: int) -> bool:
+    """Whether ``card`` has protection from a quality ``source`` has (Protection — CR 702.16a): a colour,
+    "creatures", "artifacts", "everything", "all colors"; "from A and from B" is two (702.16g)."""
+    qualities = [q.strip() for t, a in _printed_keywords(state, card) if t == "Protection"
+                 for q in a.removeprefix("from").split("and from")]
+    if not qualities:
+        return False
+    ch = characteristics(state, source)
+    for quality in qualities:
+        q = quality.lower().removeprefix("from ").strip()
+        if q in _COLOR_WORDS and _COLOR_WORDS[q] in ch.colors:
+            return True
+        if q == "all colors" and ch.colors:
+            return True
+        if q == "everything":
+            return True
+        if q.endswith("s") and q[:-1].capitalize() in ch.types:
+            return True
+    return False
+
+
 def can_block_additional(state: GameState, blocker: int) -> int:
     """How many creatures ``blocker`` may block: one, plus one for "~ can block an additional creature each
     combat" (Declare Blockers Step — CR 509.1a; read from its Oracle text)."""
@@ -320,6 +344,9 @@ def block_problem(state: GameState, blocker: int, attacker: int) -> tuple[str, C
                 "it", Citation("Intimidate", "702.13b"))
     if "Fear" in a_kw and "Artifact" not in b_ch.types and "B" not in b_ch.colors:
         return f"{a_name} has fear: only an artifact or black creature can block it", Citation("Fear", "702.36b")
+    if protected_from(state, attacker, blocker):
+        return (f"{a_name} has protection from a quality {b.display_name} has: it can't block it",
+                Citation("Protection", "702.16f"))
     walk = landwalk_problem(state, attacker, defender)
     if walk:
         return (f"{a_name} has {walk} and {defender} controls such a land: it can't be blocked",
@@ -532,6 +559,11 @@ def _deal(state: GameState, participants: set[int], assign: Mapping[int, Assignm
             total = 0
             for target, amount in split.items():
                 if amount <= 0:
+                    continue
+                if isinstance(target, int) and protected_from(state, target, source):
+                    state.emit(EventKind.NOTHING, state.cards[target].controller, (target,),
+                               detail=f"protection: {amount} damage from {_name(state, source)} is prevented",
+                               citation=Citation("Protection", "702.16e"))
                     continue
                 to = target if isinstance(target, str) else state.ref(target)
                 total += damage(state, state.cards[source].controller or state.cards[source].owner,
