@@ -490,6 +490,8 @@ def _assign_attacker(state: GameState, attacker: int, attacked: Attacked, assign
     if power <= 0:
         return {}                                                      # 510.1a
     attacked_now = attacked if _attacked_still(state, attacked) else None
+    if attacked_now is None and not isinstance(attacked, str) and _tramples_over_planeswalkers(state, attacker):
+        attacked_now = defending_player(state, attacked)            # Trample — CR 702.19e
     if not is_blocked(state, attacker):
         if attacked_now is None:
             return {}                                                  # 510.1b
@@ -646,6 +648,9 @@ def turn_based_actions(state: GameState, step: str, choose: Chooser = first_lega
     if step == "combat damage" and combat is not None and combat.damage_steps < 2:
         combat_damage(state, choose)
         return True
+    if step == "end of combat" and combat is not None and combat.damage_steps == 1:
+        combat_damage(state, choose)                  # the second combat damage step, after a first-strike one
+        return False
     if step == "postcombat main" and combat is not None:
         state.set(state, "combat", None)
         state.emit(EventKind.NOTHING, state.active, detail="the combat phase is over: every creature is removed from "
