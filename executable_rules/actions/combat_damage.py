@@ -42,7 +42,7 @@ JAPANESE = ("戦闘ダメージ・ステップ", "戦闘ダメージ")
 SUBRULES = ("1", "1a", "1b", "1c", "1d", "1e", "2", "3", "3a", "4")
 SUMMARY = "Attackers and blockers deal damage equal to their power, divided as their controllers choose; first strike first."
 OUT_OF_REACH: dict[str, str] = {}
-"""Every subrule of Combat Damage Step — CR 510 runs."""
+"""Nothing: every subrule of the combat damage step runs."""
 
 STEP_KEYS = {"player", "assign", "only"}
 """``do = "combat_damage"``: ``assign = { "Attacker" = { "Blocker" = 2, "opponent" = 3 } }`` divides a creature's

@@ -1,8 +1,8 @@
 """Deathtouch — CR 702.2 (702.2a–f)
 
 Deathtouch is a static ability (702.2a). A creature with toughness greater than 0 dealt damage by a
-source with deathtouch since state-based actions were last checked is destroyed by them (702.2b; State-Based
-Actions — CR 704.5h): 1 damage is enough. Any nonzero combat damage a deathtouch source assigns to a creature
+source with deathtouch since state-based actions were last checked is destroyed by them (702.2b;
+State-Based Actions — CR 704.5h): 1 damage is enough. Any nonzero combat damage a deathtouch source assigns to a creature
 counts as lethal damage when the attacker's controller divides it, so a deathtouch attacker blocked by two
 creatures can kill both with 1 damage each, and with trample assign the rest to the player (702.2c). An
 indestructible creature isn't destroyed (Indestructible — CR 702.12b).
@@ -10,7 +10,7 @@ indestructible creature isn't destroyed (Indestructible — CR 702.12b).
 The rules live in :mod:`executable_rules.engine.combat` (blocking, damage) and
 :mod:`executable_rules.engine.effects` (what damage does); this module names them and holds their scenarios
 (``data/scenarios/deathtouch.toml``, run with the combat steps ``attack``, ``block`` and ``combat_damage``).
-It implements Deathtouch — CR 702.2a–c.
+Implemented here: Deathtouch — CR 702.2a–c.
 
 >>> from executable_rules.model import OracleCard, ZoneKind
 >>> from executable_rules.engine.game import new_game

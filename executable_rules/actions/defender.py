@@ -5,7 +5,7 @@ Defender is a static ability (702.3a): a creature with defender can't attack (70
 The rules live in :mod:`executable_rules.engine.combat` (blocking, damage) and
 :mod:`executable_rules.engine.effects` (what damage does); this module names them and holds their scenarios
 (``data/scenarios/defender.toml``, run with the combat steps ``attack``, ``block`` and ``combat_damage``).
-It implements Defender — CR 702.3a–b.
+Implemented here: Defender — CR 702.3a–b.
 
 >>> from executable_rules.model import OracleCard, ZoneKind
 >>> from executable_rules.engine.game import new_game

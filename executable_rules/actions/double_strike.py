@@ -8,7 +8,7 @@ double strike after dealing first-strike damage deals damage again in the second
 The rules live in :mod:`executable_rules.engine.combat` (blocking, damage) and
 :mod:`executable_rules.engine.effects` (what damage does); this module names them and holds their scenarios
 (``data/scenarios/double_strike.toml``, run with the combat steps ``attack``, ``block`` and ``combat_damage``).
-It implements Double Strike — CR 702.4a–d.
+Implemented here: Double Strike — CR 702.4a–d.
 
 >>> from executable_rules.model import OracleCard, ZoneKind
 >>> from executable_rules.engine.game import new_game

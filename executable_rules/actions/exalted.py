@@ -8,7 +8,7 @@ player acts in between (responding to one is out of its reach).
 The rules live in :mod:`executable_rules.engine.combat` (blocking, damage) and
 :mod:`executable_rules.engine.effects` (what damage does); this module names them and holds their scenarios
 (``data/scenarios/exalted.toml``, run with the combat steps ``attack``, ``block`` and ``combat_damage``).
-It implements Exalted — CR 702.83a–b.
+Implemented here: Exalted — CR 702.83a–b.
 
 >>> from executable_rules.model import OracleCard, ZoneKind
 >>> from executable_rules.engine.game import new_game

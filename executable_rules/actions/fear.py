@@ -6,7 +6,7 @@ and/or black creatures (702.36b).
 The rules live in :mod:`executable_rules.engine.combat` (blocking, damage) and
 :mod:`executable_rules.engine.effects` (what damage does); this module names them and holds their scenarios
 (``data/scenarios/fear.toml``, run with the combat steps ``attack``, ``block`` and ``combat_damage``).
-It implements Fear — CR 702.36a–b.
+Implemented here: Fear — CR 702.36a–b.
 
 >>> from executable_rules.model import OracleCard, ZoneKind
 >>> from executable_rules.engine.game import new_game

@@ -9,7 +9,7 @@ still deals its damage in the second; one that loses first strike after dealing 
 The rules live in :mod:`executable_rules.engine.combat` (blocking, damage) and
 :mod:`executable_rules.engine.effects` (what damage does); this module names them and holds their scenarios
 (``data/scenarios/first_strike.toml``, run with the combat steps ``attack``, ``block`` and ``combat_damage``).
-It implements First Strike — CR 702.7a–c.
+Implemented here: First Strike — CR 702.7a–c.
 
 >>> from executable_rules.model import OracleCard, ZoneKind
 >>> from executable_rules.engine.game import new_game

@@ -6,7 +6,7 @@ flying and/or reach; a creature with flying can block a creature with or without
 The rules live in :mod:`executable_rules.engine.combat` (blocking, damage) and
 :mod:`executable_rules.engine.effects` (what damage does); this module names them and holds their scenarios
 (``data/scenarios/flying.toml``, run with the combat steps ``attack``, ``block`` and ``combat_damage``).
-It implements Flying — CR 702.9a–b.
+Implemented here: Flying — CR 702.9a–b.
 
 >>> from executable_rules.model import OracleCard, ZoneKind
 >>> from executable_rules.engine.game import new_game

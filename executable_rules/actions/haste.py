@@ -6,7 +6,7 @@ controller's control continuously since their most recent turn began (702.10b; C
 The rules live in :mod:`executable_rules.engine.combat` (blocking, damage) and
 :mod:`executable_rules.engine.effects` (what damage does); this module names them and holds their scenarios
 (``data/scenarios/haste.toml``, run with the combat steps ``attack``, ``block`` and ``combat_damage``).
-It implements Haste — CR 702.10a–b.
+Implemented here: Haste — CR 702.10a–b.
 
 >>> from executable_rules.model import OracleCard, ZoneKind
 >>> from executable_rules.engine.game import new_game

@@ -1,13 +1,13 @@
 """Indestructible — CR 702.12 (702.12a–c)
 
 Indestructible is a static ability (702.12a): a permanent with indestructible can't be destroyed; lethal
-damage doesn't destroy it, as it ignores the state-based action for lethal damage (702.12b; State-Based Actions —
-CR 704.5g), nor does damage from a deathtouch source (704.5h).
+damage doesn't destroy it, as it ignores the state-based action for lethal damage (702.12b;
+State-Based Actions — CR 704.5g), nor does damage from a deathtouch source (704.5h).
 
 The rules live in :mod:`executable_rules.engine.combat` (blocking, damage) and
 :mod:`executable_rules.engine.effects` (what damage does); this module names them and holds their scenarios
 (``data/scenarios/indestructible.toml``, run with the combat steps ``attack``, ``block`` and ``combat_damage``).
-It implements Indestructible — CR 702.12a–b.
+Implemented here: Indestructible — CR 702.12a–b.
 
 >>> from executable_rules.model import OracleCard, ZoneKind
 >>> from executable_rules.engine.game import new_game

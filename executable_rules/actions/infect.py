@@ -7,7 +7,7 @@ on it instead of being marked (702.90c). Ten poison counters lose the game (Stat
 The rules live in :mod:`executable_rules.engine.combat` (blocking, damage) and
 :mod:`executable_rules.engine.effects` (what damage does); this module names them and holds their scenarios
 (``data/scenarios/infect.toml``, run with the combat steps ``attack``, ``block`` and ``combat_damage``).
-It implements Infect — CR 702.90a–c.
+Implemented here: Infect — CR 702.90a–c.
 
 >>> from executable_rules.model import OracleCard, ZoneKind
 >>> from executable_rules.engine.game import new_game

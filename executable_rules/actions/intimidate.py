@@ -6,7 +6,7 @@ creatures and/or creatures that share a color with it (702.13b).
 The rules live in :mod:`executable_rules.engine.combat` (blocking, damage) and
 :mod:`executable_rules.engine.effects` (what damage does); this module names them and holds their scenarios
 (``data/scenarios/intimidate.toml``, run with the combat steps ``attack``, ``block`` and ``combat_damage``).
-It implements Intimidate — CR 702.13a–b.
+Implemented here: Intimidate — CR 702.13a–b.
 
 >>> from executable_rules.model import OracleCard, ZoneKind
 >>> from executable_rules.engine.game import new_game

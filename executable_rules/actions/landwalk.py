@@ -9,7 +9,7 @@ can't block (702.14d).
 The rules live in :mod:`executable_rules.engine.combat` (blocking, damage) and
 :mod:`executable_rules.engine.effects` (what damage does); this module names them and holds their scenarios
 (``data/scenarios/landwalk.toml``, run with the combat steps ``attack``, ``block`` and ``combat_damage``).
-It implements Landwalk — CR 702.14a–d.
+Implemented here: Landwalk — CR 702.14a–d.
 
 >>> from executable_rules.model import OracleCard, ZoneKind
 >>> from executable_rules.engine.game import new_game

@@ -7,7 +7,7 @@ damage at once cause separate life gain events, so "whenever you gain life" trig
 The rules live in :mod:`executable_rules.engine.combat` (blocking, damage) and
 :mod:`executable_rules.engine.effects` (what damage does); this module names them and holds their scenarios
 (``data/scenarios/lifelink.toml``, run with the combat steps ``attack``, ``block`` and ``combat_damage``).
-It implements Lifelink — CR 702.15a–e.
+Implemented here: Lifelink — CR 702.15a–e.
 
 >>> from executable_rules.model import OracleCard, ZoneKind
 >>> from executable_rules.engine.game import new_game

@@ -6,7 +6,7 @@ creatures (702.111b).
 The rules live in :mod:`executable_rules.engine.combat` (blocking, damage) and
 :mod:`executable_rules.engine.effects` (what damage does); this module names them and holds their scenarios
 (``data/scenarios/menace.toml``, run with the combat steps ``attack``, ``block`` and ``combat_damage``).
-It implements Menace — CR 702.111a–b.
+Implemented here: Menace — CR 702.111a–b.
 
 >>> from executable_rules.model import OracleCard, ZoneKind
 >>> from executable_rules.engine.game import new_game

@@ -6,7 +6,7 @@ flying and/or reach, so a creature with reach can block it (702.17b; Flying — 
 The rules live in :mod:`executable_rules.engine.combat` (blocking, damage) and
 :mod:`executable_rules.engine.effects` (what damage does); this module names them and holds their scenarios
 (``data/scenarios/reach.toml``, run with the combat steps ``attack``, ``block`` and ``combat_damage``).
-It implements Reach — CR 702.17a–b.
+Implemented here: Reach — CR 702.17a–b.
 
 >>> from executable_rules.model import OracleCard, ZoneKind
 >>> from executable_rules.engine.game import new_game

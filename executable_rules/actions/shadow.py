@@ -6,7 +6,7 @@ shadow, and a creature without shadow can't be blocked by creatures with shadow 
 The rules live in :mod:`executable_rules.engine.combat` (blocking, damage) and
 :mod:`executable_rules.engine.effects` (what damage does); this module names them and holds their scenarios
 (``data/scenarios/shadow.toml``, run with the combat steps ``attack``, ``block`` and ``combat_damage``).
-It implements Shadow — CR 702.28a–b.
+Implemented here: Shadow — CR 702.28a–b.
 
 >>> from executable_rules.model import OracleCard, ZoneKind
 >>> from executable_rules.engine.game import new_game

@@ -14,7 +14,7 @@ trample over planeswalkers, none of the damage of a creature attacking a planesw
 The rules live in :mod:`executable_rules.engine.combat` (blocking, damage) and
 :mod:`executable_rules.engine.effects` (what damage does); this module names them and holds their scenarios
 (``data/scenarios/trample.toml``, run with the combat steps ``attack``, ``block`` and ``combat_damage``).
-It implements Trample — CR 702.19a–f.
+Implemented here: Trample — CR 702.19a–f.
 
 >>> from executable_rules.model import OracleCard, ZoneKind
 >>> from executable_rules.engine.game import new_game

@@ -6,7 +6,7 @@ creature with vigilance to tap (702.20b; Declare Attackers Step — CR 508.1f).
 The rules live in :mod:`executable_rules.engine.combat` (blocking, damage) and
 :mod:`executable_rules.engine.effects` (what damage does); this module names them and holds their scenarios
 (``data/scenarios/vigilance.toml``, run with the combat steps ``attack``, ``block`` and ``combat_damage``).
-It implements Vigilance — CR 702.20a–b.
+Implemented here: Vigilance — CR 702.20a–b.
 
 >>> from executable_rules.model import OracleCard, ZoneKind
 >>> from executable_rules.engine.game import new_game

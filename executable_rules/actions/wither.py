@@ -6,7 +6,7 @@ on it instead of being marked (702.80a).
 The rules live in :mod:`executable_rules.engine.combat` (blocking, damage) and
 :mod:`executable_rules.engine.effects` (what damage does); this module names them and holds their scenarios
 (``data/scenarios/wither.toml``, run with the combat steps ``attack``, ``block`` and ``combat_damage``).
-It implements Wither — CR 702.80a.
+Implemented here: Wither — CR 702.80a.
 
 >>> from executable_rules.model import OracleCard, ZoneKind
 >>> from executable_rules.engine.game import new_game

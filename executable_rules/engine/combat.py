@@ -1,7 +1,7 @@
 """Combat: declaring attackers and blockers, and combat damage (Combat Phase — CR 506).
 
-- :func:`declare_attackers` is the turn-based action of the declare attackers step (Declare Attackers Step —
-  CR 508.1): the active player's untapped creatures that have haste or have been under their control since the
+- :func:`declare_attackers` is the turn-based action of the declare attackers step
+  (Declare Attackers Step — CR 508.1): the active player's untapped creatures that have haste or have been under their control since the
   turn began (508.1a; Creatures — CR 302.6; Haste — CR 702.10b), none with defender (Defender — CR 702.3b),
   each attacking a player or a planeswalker of an opponent (508.1b). Attacking taps them (508.1f) unless they
   have vigilance (Vigilance — CR 702.20b). A creature that attacks alone gets +1/+1 for each instance of
@@ -572,7 +572,7 @@ def _deal(state: GameState, participants: set[int], assign: Mapping[int, Assignm
                                 _name(state, source), to, amount, source=source, combat=True)
             dealt.append((source, total))
         for source, total in dealt:
-            lifelink(state, source, total)                             # one life gain event per source (702.15e)
+            lifelink(state, source, total)                             # one life gain event per source: Lifelink — CR 702.15e
 
 
 def combat_damage(state: GameState, choose: Chooser = first_legal, assign: Mapping[int, Assignment] | None = None,
