@@ -299,14 +299,14 @@ def damage(state: GameState, controller: str, source_name: str, target: Target, 
         p = state.player(target)
         if "Infect" in keywords:
             state.set(p, "poison", p.poison + amount)
-            state.emit(EventKind.DAMAGE, controller, names=(source_name,), destination=target, amount=amount,
-                       detail=f"{amount} {kind} to {target} from a source with infect: {amount} poison counters "
+            state.emit(EventKind.DAMAGE, controller, (source,) if source is not None else (), names=(source_name,),
+                       destination=target, amount=amount, detail=f"{amount} {kind} to {target} from a source with infect: {amount} poison counters "
                               f"({p.poison})", citation=Citation("Infect", "702.90b"))
         else:
             state.set(p, "life", p.life - amount)
-            state.emit(EventKind.DAMAGE, controller, names=(source_name,), destination=target, amount=amount,
-                       detail=f"{amount} {kind} to {target}: loses {amount} life ({p.life})",
-                       citation=Citation("Damage", "120.3a"))
+            state.emit(EventKind.DAMAGE, controller, (source,) if source is not None else (), names=(source_name,),
+                       destination=target, amount=amount, detail=f"{amount} {kind} to {target}: loses {amount} life "
+                       f"({p.life})", citation=Citation("Damage", "120.3a"))
         toxic = total_toxic_value(state, source) if combat and source is not None else 0
         if toxic:
             state.set(p, "poison", p.poison + toxic)
