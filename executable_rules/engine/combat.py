@@ -97,10 +97,6 @@ def in_combat(state: GameState, ref: ObjectRef, controller: str | None = None) -
     return "Creature" in characteristics(state, ref.card).types
 
 
-def _attacker_controller(combat: Combat, state: GameState) -> str:
-    return state.active
-
-
 def attackers(state: GameState) -> list[tuple[int, Attacked]]:
     """The attacking creatures still in combat, in the order declared, with what each attacks."""
     combat = state.combat
@@ -641,7 +637,6 @@ def turn_based_actions(state: GameState, step: str, choose: Chooser = first_lega
     if step in ("declare blockers", "combat damage") and (combat is None or not attackers(state)):
         state.set(state, "step", step)
         return True
-    assert combat is not None or step not in ("declare blockers", "combat damage")
     if step == "declare blockers" and combat is not None and not combat.blockers_declared:
         declare_blockers(state, [], choose)
         return True
