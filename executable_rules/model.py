@@ -628,6 +628,8 @@ class EventKind(str, enum.Enum):
     CONTROL = "control"
     NOTHING = "nothing"
     DAMAGE = "damage"
+    ATTACK = "attack"
+    BLOCK = "block"
     TAP = "tap"
     UNTAP = "untap"
     MANA = "mana"
@@ -744,6 +746,26 @@ class ContinuousEffect:
     duration: str = "until end of turn"
 
 
+@dataclass(frozen=True)
+class Combat:
+    """Who is attacking what and who blocks whom this combat (Combat Phase — CR 506), kept as references so a
+    permanent that leaves the battlefield is no longer in combat (506.4). Replaced whole (undoable) as it changes.
+
+    ``attackers`` pairs each attacking creature with what it attacks: a player's name or a planeswalker;
+    ``blocks`` pairs each blocking creature with an attacker it blocks; ``blocked`` are the attackers that became
+    blocked (Declare Blockers Step — CR 509.1h: they stay blocked when their blockers leave);
+    ``first_strikers`` the creatures that had first strike or double strike as the first-strike combat damage
+    step began (Combat Damage Step — CR 510.4); ``damage_steps`` how many combat damage steps are over.
+    """
+
+    attackers: tuple[tuple[ObjectRef, ObjectRef | str], ...] = ()
+    blocks: tuple[tuple[ObjectRef, ObjectRef], ...] = ()
+    blockers_declared: bool = False
+    blocked: frozenset[ObjectRef] = frozenset()
+    first_strikers: frozenset[ObjectRef] | None = None
+    damage_steps: int = 0
+
+
 @dataclass(eq=False)
 class GameState:
     """Players in turn order, the shared zones, every card, the stack's objects and the log.
@@ -773,6 +795,8 @@ class GameState:
     step: str = "precombat main"
     turn_started: int = 0        # index in ``events`` where this turn began
     kicked: set[tuple[int, int]] = field(default_factory=set)   # (card, incarnation) of permanents whose spell was kicked
+    combat: Combat | None = None  # attackers and blockers during the combat phase (Combat Phase — CR 506)
+    deathtouched: frozenset[ObjectRef] = frozenset()  # dealt damage by a deathtouch source since SBAs were last checked
     watchers: list[Watcher] = field(default_factory=list)
     move_replacements: list[MoveReplacement] = field(default_factory=list)
     history: list[tuple[str, int]] = field(default_factory=list)
@@ -1105,6 +1129,7 @@ class GameState:
         new.move_replacements = list(self.move_replacements)
         new.turn_started = self.turn_started
         new.kicked = set(self.kicked)
+        new.combat, new.deathtouched = self.combat, self.deathtouched
         new.next_id = self.next_id
         new.next_timestamp = self.next_timestamp
         return new
@@ -1123,6 +1148,7 @@ class GameState:
             tuple(self.effects), tuple(self.events), tuple(self.pending_triggers),
             tuple(sorted(self.last_known.items())), tuple(sorted(self.incarnation.items())),
             tuple(sorted(self.once_each_turn)), tuple(self.continuous), self.turn, self.step, self.rng.getstate(),
+            self.combat, tuple(sorted(self.deathtouched, key=lambda r: (r.card, r.incarnation))),
         )
 
     def problems(self) -> list[str]:

@@ -391,6 +391,8 @@ class ScenarioSetup:
             c.added_types = frozenset(spec.get("types", []))
             if spec.get("damage"):
                 c.damage = int(spec["damage"])
+            if spec.get("loyalty"):          # a planeswalker's loyalty counters (its printed loyalty as it enters)
+                c.counters = {**c.counters, "loyalty": int(spec["loyalty"])}
         self.names.setdefault(oracle.name, []).append(card)
         self.setup_zone[card] = self.state.zone_of(card)
 

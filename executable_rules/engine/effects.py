@@ -272,33 +272,88 @@ def deal_damage(state: GameState, ctx: Context, node: Node, choose: Chooser) -> 
     if recipient is None:
         raise Unimplemented(f"damage to {text(node)!r}")
     source_name = state.cards[ctx.source].display_name if ctx.source in state.cards else ctx.name
+    dealt = 0
     for target in recipients(state, ctx, recipient):
-        damage(state, ctx.controller, source_name, target, amount)
+        dealt += damage(state, ctx.controller, source_name, target, amount,
+                        source=ctx.source if ctx.source in state.cards else None)
+    if ctx.source in state.cards:
+        lifelink(state, ctx.source, dealt)
 
 
-def damage(state: GameState, controller: str, source_name: str, target: Target, amount: int) -> None:
+def damage(state: GameState, controller: str, source_name: str, target: Target, amount: int, *,
+           source: int | None = None, combat: bool = False) -> int:
     """Damage — CR 120.3: to a player, life loss (120.3a); to a creature, damage marked on it (120.3e);
-    to a planeswalker, loyalty counters removed (120.3c)."""
+    to a planeswalker, loyalty counters removed (120.3c). Return the damage dealt.
+
+    With the ``source`` card, its abilities change the results, in whatever zone it is: infect gives poison
+    counters to a player and -1/-1 counters to a creature instead (Infect — CR 702.90b, 702.90c, 702.90e); wither
+    gives -1/-1 counters to a creature instead (Wither — CR 702.80a); combat damage to a player from a creature with
+    toxic also gives poison counters (Toxic — CR 702.164c); a creature dealt damage by a source with deathtouch is
+    noted for the state-based action that destroys it (Deathtouch — CR 702.2b, 702.2d). Lifelink is
+    :func:`lifelink`, once per source for all it dealt at once (Lifelink — CR 702.15e)."""
     if amount <= 0:
-        return
+        return 0
+    keywords = characteristics(state, source).keywords if source is not None and source in state.cards else frozenset()
+    kind = "combat damage" if combat else "damage"
     if isinstance(target, str):
         p = state.player(target)
-        state.set(p, "life", p.life - amount)
-        state.emit(EventKind.DAMAGE, controller, names=(source_name,), destination=target, amount=amount,
-                   detail=f"{amount} damage to {target}: loses {amount} life ({p.life})",
-                   citation=Citation("Damage", "120.3a"))
-        return
+        if "Infect" in keywords:
+            state.set(p, "poison", p.poison + amount)
+            state.emit(EventKind.DAMAGE, controller, (source,) if source is not None else (), names=(source_name,),
+                       destination=target, amount=amount, detail=f"{amount} {kind} to {target} from a source with infect: {amount} poison counters "
+                              f"({p.poison})", citation=Citation("Infect", "702.90b"))
+        else:
+            state.set(p, "life", p.life - amount)
+            state.emit(EventKind.DAMAGE, controller, (source,) if source is not None else (), names=(source_name,),
+                       destination=target, amount=amount, detail=f"{amount} {kind} to {target}: loses {amount} life "
+                       f"({p.life})", citation=Citation("Damage", "120.3a"))
+        toxic = total_toxic_value(state, source) if combat and source is not None else 0
+        if toxic:
+            state.set(p, "poison", p.poison + toxic)
+            state.emit(EventKind.DAMAGE, controller, names=(source_name,), destination=target,
+                       detail=f"toxic {toxic}: {toxic} poison counters ({p.poison})", citation=Citation("Toxic", "702.164c"))
+        return amount
     card = state.cards[target.card]
     types = characteristics(state, target.card).types
     if "Planeswalker" in types and "Creature" not in types:
         state.add_counters(target.card, "loyalty", -min(amount, card.counters.get("loyalty", 0)))
         state.emit(EventKind.DAMAGE, controller, (target.card,), amount=amount,
-                   detail=f"{amount} damage from {source_name}: loyalty counters removed",
+                   detail=f"{amount} {kind} from {source_name}: loyalty counters removed",
                    citation=Citation("Damage", "120.3c"))
+        return amount
+    if "Infect" in keywords or "Wither" in keywords:
+        state.add_counters(target.card, "-1/-1", amount)
+        which = "infect" if "Infect" in keywords else "wither"
+        state.emit(EventKind.DAMAGE, controller, (target.card,), amount=amount,
+                   detail=f"{amount} {kind} from {source_name} ({which}): {amount} -1/-1 counters put on it",
+                   citation=Citation("Infect", "702.90c") if which == "infect" else Citation("Wither", "702.80a"))
+    else:
+        state.set(card, "damage", card.damage + amount)
+        state.emit(EventKind.DAMAGE, controller, (target.card,), amount=amount,
+                   detail=f"{amount} {kind} from {source_name} marked on it", citation=Citation("Damage", "120.3e"))
+    if "Deathtouch" in keywords and "Creature" in types:
+        state.set(state, "deathtouched", state.deathtouched | {state.ref(target.card)})
+    return amount
+
+
+def lifelink(state: GameState, source: int, amount: int) -> None:
+    """Damage dealt by a source with lifelink makes its controller (or owner) gain that much life, one life gain
+    event per source (Lifelink — CR 702.15b, 702.15e)."""
+    if amount <= 0 or "Lifelink" not in characteristics(state, source).keywords:
         return
-    state.set(card, "damage", card.damage + amount)
-    state.emit(EventKind.DAMAGE, controller, (target.card,), amount=amount,
-               detail=f"{amount} damage from {source_name} marked on it", citation=Citation("Damage", "120.3e"))
+    from ..instructions import gain_life
+    player = state.controller_of(source)
+    gain_life(state, player, amount, detail=f"lifelink: {state.cards[source].display_name} dealt {amount} damage")
+    state.emit(EventKind.NOTHING, player, (source,), detail="damage from a source with lifelink: its controller gains "
+               "that much life", citation=Citation("Lifelink", "702.15b"))
+
+
+def total_toxic_value(state: GameState, source: int | None) -> int:
+    """The sum of the N of every toxic ability the creature has (Toxic — CR 702.164b)."""
+    if source is None or source not in state.cards or state.cards[source].face_down:
+        return 0
+    printed = sum(int(arg) for title, arg in state.cards[source].oracle.parsed.keywords if title == "Toxic" and arg.isdigit())
+    return printed
 
 
 def _amount(node: Node, ctx: Context) -> int:

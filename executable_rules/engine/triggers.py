@@ -152,10 +152,33 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
     if kind == "sacrifice_event":
         return (died and "sacrificed" in event.detail and any(_was(state, c, "Creature") for c in event.cards)
                 and _player_matches(_player_ref(node), event.player, controller))
+    if kind == "deals_combat_damage":
+        return _deals_combat_damage_to_player(state, source, node, event, controller)
     if kind == "gains_life":
         return event.kind is EventKind.LIFE and event.amount > 0 and _player_matches(
             _player_ref(node), event.player, controller)
     return False
+
+
+def _deals_combat_damage_to_player(state: GameState, source: Card, node: Tree[Token], event: Event,
+                                   controller: str) -> bool:
+    """"Whenever ~ deals combat damage to a player (an opponent)": a combat damage event to a player names its
+    source (Combat Damage Step — CR 510.3a). Damage to creatures, and noncombat "deals damage", aren't read yet."""
+    words = text(node)
+    if event.kind is not EventKind.DAMAGE or "combat damage" not in event.detail or "combat" not in words.split():
+        return False
+    if event.destination not in [p.name for p in state.players] or not event.cards:
+        return False
+    recipient = next((text(c) for c in node.children if isinstance(c, Tree) and c.data == "damage_recipient"), "")
+    if "player" not in recipient and "opponent" not in recipient:
+        return False
+    if "opponent" in recipient and event.destination == controller:
+        return False
+    if any(isinstance(c, Token) and c.type == "SELF" for c in node.children):
+        return source.id in event.cards
+    desc = _desc(node)
+    return desc is not None and any(c in state.cards and matches(state, controller, desc, c, source.id)
+                                    for c in event.cards)
 
 
 def _spell_matches(state: GameState, node: Tree[Token], card: int) -> bool:

@@ -10,7 +10,10 @@ turn, doing each step's turn-based actions on the way: the active player untaps 
 (Untap Step — CR 502.3), draws a card (Draw Step — CR 504.1; the player who plays first skips the draw of
 their first turn, Starting the Game — CR 103.8a), "at the beginning of"
 abilities trigger, and in the cleanup step damage is removed and "until end of turn" effects end
-(Cleanup Step — CR 514.2). No creature attacks: combat steps pass with no attackers.
+(Cleanup Step — CR 514.2). Combat is :mod:`~executable_rules.engine.combat`: creatures attack only when declared
+(the scenario step ``attack``); with no attackers the declare blockers and combat damage steps are skipped
+(Declare Attackers Step — CR 508.8); with attackers, passing through them declares no blockers and deals combat
+damage.
 """
 
 from __future__ import annotations
@@ -58,6 +61,9 @@ def resolve_stack(state: GameState, choose: Chooser = first_legal) -> None:
 
 
 def _begin_step(state: GameState, step: str, choose: Chooser) -> None:
+    from .combat import turn_based_actions      # combat imports this module
+    if turn_based_actions(state, step, choose):
+        return
     state.set(state, "step", step)
     active = state.active
     if step == "untap":
