@@ -670,7 +670,10 @@ def conditional(state: GameState, ctx: Context, node: Node, choose: Chooser) -> 
     "otherwise" that follows reads the answer."""
     from .replacement import condition_holds
     condition = next(str(t) for t in node.children if isinstance(t, Token) and t.type == "CONDITION")
-    holds = condition_holds(state, ctx.controller, condition, ctx.source)
+    if condition.strip() == "you do":            # "You may [do A]. If you do, [B]": A was done
+        holds = bool(ctx.memory.get("you did", False))
+    else:
+        holds = condition_holds(state, ctx.controller, condition, ctx.source)
     ctx.memory["if"] = holds
     if holds:
         run_effect(state, ctx, next(c for c in node.children if isinstance(c, Tree)), choose)
@@ -689,12 +692,12 @@ def otherwise(state: GameState, ctx: Context, node: Node, choose: Chooser) -> No
 
 def _may_collect_evidence(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     from ..actions.collect_evidence import may_collect_evidence
-    may_collect_evidence(state, ctx.controller, _amount(node, ctx), choose=choose)
+    ctx.memory["you did"] = may_collect_evidence(state, ctx.controller, _amount(node, ctx), choose=choose) is not None
 
 
 def _may_blight(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     from ..actions.blight import may_blight
-    may_blight(state, ctx.controller, _amount(node, ctx), choose=choose)
+    ctx.memory["you did"] = may_blight(state, ctx.controller, _amount(node, ctx), choose=choose) is not None
 
 
 def _may_forage(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -703,6 +706,7 @@ def _may_forage(state: GameState, ctx: Context, node: Node, choose: Chooser) -> 
     answer = decide(state, Decision.of(ctx.controller, f"{ctx.name}: forage?", Citation("Forage", "701.61a"), [
         Option("forage", True, able, "" if able else "fewer than three cards in the graveyard and no Food",
                Citation("Forage", "701.61a")), Option("don't forage", False)]), choose)
+    ctx.memory["you did"] = bool(answer.value)
     if answer.value:
         forage(state, ctx, node, choose)
 
