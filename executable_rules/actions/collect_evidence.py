@@ -22,12 +22,13 @@ Linked Abilities — CR 607): the answer is whether that spell's cost was paid
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from ..choices import Chooser, Decision, Option, decide, first_legal
 from ..citation import Citation
 from ..errors import IllegalChoice
-from ..model import EventKind, GameState
+from ..model import EventKind, Face, GameState
 from .exile import exile
 
 if TYPE_CHECKING:
@@ -96,6 +97,15 @@ def may_collect_evidence(state: GameState, player: str, n: int, *, choose: Choos
                cite("b")),
         Option(f"don't collect evidence {n}", False)]), choose)
     return collect_evidence(state, player, n, choose=choose) if answer.value else None
+
+
+_OPTIONAL_COST = re.compile(r"As an additional cost to cast this spell, you may collect evidence (\d+)", re.IGNORECASE)
+
+
+def evidence_cost(face: Face) -> int | None:
+    """N of the face's "As an additional cost to cast this spell, you may collect evidence N", if it has one."""
+    m = _OPTIONAL_COST.search(face.text)
+    return int(m.group(1)) if m else None
 
 
 def evidence_was_collected(state: GameState, card: int) -> bool:

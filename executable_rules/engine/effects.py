@@ -690,6 +690,29 @@ def otherwise(state: GameState, ctx: Context, node: Node, choose: Chooser) -> No
         run_effect(state, ctx, next(c for c in node.children if isinstance(c, Tree)), choose)
 
 
+def search_instead(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"Search your library for A. If [condition], instead search your library for B. Reveal it, put it into your
+    hand, then shuffle.": one search, for B if the condition holds as it resolves (Analyze the Pollen)."""
+    from ..actions.search import CardQuery, Find, search as search_library
+    from .replacement import condition_holds
+    first, second = (str(t).lower() for t in node.children if isinstance(t, Token) and t.type == "SEARCH_TEXT")
+    condition = next(str(t) for t in node.children if isinstance(t, Token) and t.type == "CONDITION")
+    what = second if condition_holds(state, ctx.controller, condition, ctx.source) else first
+    words = what.removeprefix("a ").removeprefix("an ").split()
+    kinds = {"creature": "Creature", "land": "Land", "artifact": "Artifact", "enchantment": "Enchantment",
+             "instant": "Instant", "sorcery": "Sorcery", "planeswalker": "Planeswalker"}
+    named = frozenset(kinds[w] for w in words if w in kinds)
+    either = "or" in words
+    if set(words) - set(kinds) - {"basic", "or", "card"}:
+        raise Unimplemented(f"search for {what!r}")
+    query = CardQuery(" ".join(words), None, frozenset() if either else named,
+                      frozenset({"Basic"}) if "basic" in words else frozenset(), any_types=named if either else frozenset())
+    _note(state, ctx, f"{condition}: search for {query.description}" if what == second
+          else f"not so ({condition}): search for {query.description}")
+    search_library(state, ctx.controller, [Find(query, 1, False, ZoneKind.HAND, False)], reveal_found=True,
+                   shuffle=True, choose=choose)
+
+
 def _may_collect_evidence(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     from ..actions.collect_evidence import may_collect_evidence
     ctx.memory["you did"] = may_collect_evidence(state, ctx.controller, _amount(node, ctx), choose=choose) is not None
@@ -946,5 +969,5 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "incubate": incubate, "transform": transform, "suspect": suspect, "forage": forage, "endure": endure,
     "collect_evidence": collect_evidence, "ring_tempts": ring_tempts, "time_travel": time_travel, "blight": blight,
     "recruit": recruit, "earthbend": earthbend, "airbend": airbend, "harness": harness, "conditional": conditional,
-    "otherwise": otherwise,
+    "otherwise": otherwise, "search_instead": search_instead,
 }

@@ -110,6 +110,9 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
                                                [Option(f"pay kicker {kicker}", True), Option("don't pay kicker", False)]),
                             choose)
             kicked = bool(answer.value)
+        from ..actions.collect_evidence import EVIDENCE, evidence_cost, may_collect_evidence
+        evidence = evidence_cost(chosen)
+        collected = evidence is not None and may_collect_evidence(state, player, evidence, choose=choose) is not None
         cost = chosen.mana_cost
         if alternative:
             found = alternative_cost(state, player, chosen)
@@ -126,6 +129,8 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
             cost = kicker if cost is None or without_paying else cost + kicker        # 601.2f: the total cost
         if (not without_paying or kicked) and cost is not None:                        # 601.2f–h
             paid = tuple(pay_mana(state, player, cost, choose, chosen.name, x))
+        if collected:                                                                 # Collect Evidence — CR 701.59c
+            paid += (f"{EVIDENCE} {evidence}",)
         spell = Spell(card, player, chosen, x, without_paying, kicked, tuple(targets), paid)
         state.set_item(state.spells, card, spell)
         note = "without paying its mana cost" if without_paying else (f"paid by tapping {', '.join(paid)}" if paid

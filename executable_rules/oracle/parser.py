@@ -190,7 +190,7 @@ _EFFECTS = {
     "fight", "goad", "investigate", "proliferate", "connive", "amass", "adapt", "put_onto_battlefield",
     "prevent_damage", "gain_control", "copy_spell", "choose_mode", "put_this_way", "extra_land", "reveal_from_among", "may", "conditional", "otherwise", "for_each",
     "incubate", "suspect", "forage", "endure", "collect_evidence", "ring_tempts", "time_travel", "blight", "recruit",
-    "earthbend", "airbend", "harness",
+    "earthbend", "airbend", "harness", "search_instead",
 }
 _TRIGGERS = {
     "self_enters", "enters", "dies", "self_dies", "attacks", "self_attacks", "cast", "explores", "keyword_event",
