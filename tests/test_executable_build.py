@@ -52,7 +52,8 @@ def checks_db(corpus, tmp_path_factory):
 def test_checks_one_per_action(checks_db):
     db, _ = checks_db
     rows = {r["keyword"]: r for r in db["checks"].rows}
-    assert len(rows) == 14
+    from executable_rules.actions import ACTIONS
+    assert len(rows) == len(ACTIONS) >= 14          # one row per action module
     assert rows["Discover"]["newest_number"] == "701.57"
     assert rows["Dredge"]["kind"] == "keyword ability" and rows["Dredge"]["newest_number"] == "702.52"
     assert rows["Drawing a Card"]["newest_number"] == "121"
@@ -93,7 +94,7 @@ def test_scenario_rules_in_every_release(checks_db):
 def test_examples_cards_and_rulings_are_linked(checks_db):
     db, _ = checks_db
     examples = {r["scenario_id"]: r for r in db["scenario_examples"].rows_where("release = '20260417'")}
-    assert set(examples) == {"search-701.23b-splinter-howling-mine", "search-701.23c-lobotomy-empty-hand",
+    assert set(examples) >= {"search-701.23b-splinter-howling-mine", "search-701.23c-lobotomy-empty-hand",
                              "search-701.23f-mindcensor-veteran-explorer"}
     cards = {r["card"] for r in db["scenario_cards"].rows_where("scenario_id = 'discover-701.57a-bramble-familiar-discover-3'")}
     assert cards == {"Bramble Familiar"}          # named in Japanese in the scenario

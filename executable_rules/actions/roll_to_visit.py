@@ -34,7 +34,7 @@ SUBRULES: tuple[str, ...] = ()
 SUMMARY = "Roll a six-sided die; your Attractions with that number lit up are visited."
 OUT_OF_REACH = {
     "a": "the model has no Attraction cards (their lit-up numbers vary by printing and aren't in the corpus's Oracle "
-         "text) and no die-rolling rules (CR 706), so no Attraction can be visited",
+         "text) and no die-rolling rules (Rolling a Die — CR 706), so no Attraction can be visited",
 }
 
 STEP_KEYS = {"player"}
