@@ -615,6 +615,7 @@ class EventKind(str, enum.Enum):
     MANIFEST = "manifest"
     CLOAK = "cloak"
     MANIFEST_DREAD = "manifest dread"
+    COLLECT_EVIDENCE = "collect evidence"
     DRAW = "draw"
     DREDGE = "dredge"
     MILL = "mill"

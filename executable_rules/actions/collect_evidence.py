@@ -84,8 +84,8 @@ def collect_evidence(state: GameState, player: str, n: int, *, choose: Chooser =
             total += state.cards[card].mana_value
             exile(state, player, card, detail=f"collected as evidence (total mana value {total})")
             exiled.append(card)
-        state.emit(EventKind.NOTHING, player, exiled, detail=f"collected evidence {n}: total mana value {total}",
-                   citation=cite("a"))
+        state.emit(EventKind.COLLECT_EVIDENCE, player, exiled, amount=n,
+                   detail=f"collected evidence {n}: total mana value {total}", citation=cite("a"))
     return exiled
 
 

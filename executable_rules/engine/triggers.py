@@ -31,7 +31,8 @@ from .replacement import condition_holds
 
 _EVENT_VERBS = {"discover": EventKind.DISCOVER, "discovers": EventKind.DISCOVER, "scry": EventKind.SCRY,
                 "scries": EventKind.SCRY, "manifest dread": EventKind.MANIFEST_DREAD,
-                "manifests dread": EventKind.MANIFEST_DREAD, "explore": EventKind.EXPLORE}
+                "manifests dread": EventKind.MANIFEST_DREAD, "explore": EventKind.EXPLORE,
+                "collect evidence": EventKind.COLLECT_EVIDENCE, "collects evidence": EventKind.COLLECT_EVIDENCE}
 
 
 def _event_node(ability: Ability) -> Tree[Token] | None:
