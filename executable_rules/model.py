@@ -615,6 +615,7 @@ class EventKind(str, enum.Enum):
     MANIFEST = "manifest"
     CLOAK = "cloak"
     MANIFEST_DREAD = "manifest dread"
+    COLLECT_EVIDENCE = "collect evidence"
     DRAW = "draw"
     DREDGE = "dredge"
     MILL = "mill"
@@ -1183,7 +1184,9 @@ class GameState:
                 if z.kind.is_per_player and z.owner != card.owner:
                     found.append(f"{card!r} is in {z.label}, not its owner's {z.kind.value}")
                 if z is not self.battlefield:
-                    if card.controller or card.counters or card.face_down or card.added_types or card.tapped or card.damage:
+                    # Cards in exile may have counters: a suspended card's time counters (Suspend — CR 702.62a).
+                    counters = card.counters if z is not self.exile else {}
+                    if card.controller or counters or card.face_down or card.added_types or card.tapped or card.damage:
                         found.append(f"{card!r} in {z.label} has a permanent's status {card.status()}")
                 else:
                     if not card.controller:

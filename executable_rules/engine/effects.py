@@ -627,6 +627,175 @@ def manifest_dread(state: GameState, ctx: Context, node: Node, choose: Chooser) 
     dread(state, ctx.controller, choose=choose)
 
 
+# ---- keyword actions 701.53–701.70, each by its module (executable_rules/actions/<name>.py)
+
+
+def incubate(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Incubate — CR 701.53a."""
+    from ..actions.incubate import incubate as incubate_action
+    incubate_action(state, ctx.controller, _amount(node, ctx), choose=choose)
+
+
+def transform(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"Transform this token." of an Incubator token (Incubate — CR 701.53b); other transforming cards aren't modelled."""
+    from ..actions.incubate import is_incubator, transform_incubator
+    for card in objects(state, ctx, _object_child(node)):
+        if not is_incubator(state, card):
+            raise Unimplemented(f"transform {state.cards[card].display_name}: only Incubator tokens transform here")
+        transform_incubator(state, card)
+
+
+def suspect(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Suspect — CR 701.60a."""
+    from ..actions.suspect import suspect as suspect_action
+    for card in objects(state, ctx, _object_child(node)):
+        suspect_action(state, ctx.controller, card)
+
+
+def forage(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Forage — CR 701.61a."""
+    from ..actions.forage import forage as forage_action
+    forage_action(state, ctx.controller, choose=choose)
+
+
+def endure(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Endure — CR 701.63a: "~ endures N", "it endures N"."""
+    from ..actions.endure import endure as endure_action
+    for card in objects(state, ctx, _object_child(node)):
+        endure_action(state, card, _amount(node, ctx), choose=choose)
+
+
+def collect_evidence(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Collect Evidence — CR 701.59a."""
+    from ..actions.collect_evidence import collect_evidence as collect
+    collect(state, ctx.controller, _amount(node, ctx), choose=choose)
+
+
+def ring_tempts(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """The Ring Tempts You — CR 701.54a."""
+    from ..actions.ring_tempts_you import the_ring_tempts_you
+    the_ring_tempts_you(state, ctx.controller, choose=choose)
+
+
+def time_travel(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Time Travel — CR 701.56a."""
+    from ..actions.time_travel import time_travel as travel
+    travel(state, ctx.controller, choose=choose)
+
+
+def blight(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Blight — CR 701.68a."""
+    from ..actions.blight import blight as blight_action
+    blight_action(state, ctx.controller, _amount(node, ctx), choose=choose)
+
+
+def recruit(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Recruit — CR 701.70a."""
+    from ..actions.recruit import recruit as recruit_action
+    recruit_action(state, ctx.controller, choose=choose)
+
+
+def earthbend(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Earthbend — CR 701.66a: "target land you control" is the spell's or ability's target."""
+    from ..actions.earthbend import earthbend as earthbend_action
+    # Its target ("target land you control") is in the keyword's meaning, not printed: the engine chooses targets
+    # from the printed text, so a card saying "Earthbend N." can't be cast here yet.
+    if not ctx.targets:
+        raise Unimplemented("earthbend: its implied target (target land you control) isn't chosen by the engine yet")
+    target = ctx.targets[0]
+    if isinstance(target, ObjectRef) and state.is_current(target):
+        earthbend_action(state, ctx.controller, target.card, _amount(node, ctx))
+
+
+def airbend(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Airbend — CR 701.65a."""
+    from ..actions.airbend import airbend as airbend_action
+    airbend_action(state, ctx.controller, objects(state, ctx, _object_child(node)))
+
+
+def harness(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Harness — CR 701.64a."""
+    from ..actions.harness import harness as harness_action
+    for card in objects(state, ctx, _object_child(node)):
+        harness_action(state, ctx.controller, card)
+
+
+def conditional(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"If [condition], [effect]": the effect happens only if the condition holds as it resolves (608.2c); an
+    "otherwise" that follows reads the answer."""
+    from .replacement import condition_holds
+    condition = next(str(t) for t in node.children if isinstance(t, Token) and t.type == "CONDITION")
+    if condition.strip() == "you do":            # "You may [do A]. If you do, [B]": A was done
+        holds = bool(ctx.memory.get("you did", False))
+    else:
+        holds = condition_holds(state, ctx.controller, condition, ctx.source)
+    ctx.memory["if"] = holds
+    if holds:
+        run_effect(state, ctx, next(c for c in node.children if isinstance(c, Tree)), choose)
+    else:
+        _note(state, ctx, f"not so ({condition}): that effect doesn't happen",
+              Citation("Resolving Spells and Abilities", "608.2c"))
+
+
+def otherwise(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"Otherwise, [effect]": only if the "if" before it didn't hold."""
+    if "if" not in ctx.memory:
+        raise Unimplemented("\"otherwise\" with no \"if\" before it")
+    if not ctx.memory["if"]:
+        run_effect(state, ctx, next(c for c in node.children if isinstance(c, Tree)), choose)
+
+
+def search_instead(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"Search your library for A. If [condition], instead search your library for B. Reveal it, put it into your
+    hand, then shuffle.": one search, for B if the condition holds as it resolves (Analyze the Pollen)."""
+    from ..actions.search import CardQuery, Find, search as search_library
+    from .replacement import condition_holds
+    first, second = (str(t).lower() for t in node.children if isinstance(t, Token) and t.type == "SEARCH_TEXT")
+    condition = next(str(t) for t in node.children if isinstance(t, Token) and t.type == "CONDITION")
+    what = second if condition_holds(state, ctx.controller, condition, ctx.source) else first
+    words = what.removeprefix("a ").removeprefix("an ").split()
+    kinds = {"creature": "Creature", "land": "Land", "artifact": "Artifact", "enchantment": "Enchantment",
+             "instant": "Instant", "sorcery": "Sorcery", "planeswalker": "Planeswalker"}
+    named = frozenset(kinds[w] for w in words if w in kinds)
+    either = "or" in words
+    if set(words) - set(kinds) - {"basic", "or", "card"}:
+        raise Unimplemented(f"search for {what!r}")
+    query = CardQuery(" ".join(words), None, frozenset() if either else named,
+                      frozenset({"Basic"}) if "basic" in words else frozenset(), any_types=named if either else frozenset())
+    _note(state, ctx, f"{condition}: search for {query.description}" if what == second
+          else f"not so ({condition}): search for {query.description}")
+    search_library(state, ctx.controller, [Find(query, 1, False, ZoneKind.HAND, False)], reveal_found=True,
+                   shuffle=True, choose=choose)
+
+
+def _may_collect_evidence(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.collect_evidence import may_collect_evidence
+    ctx.memory["you did"] = may_collect_evidence(state, ctx.controller, _amount(node, ctx), choose=choose) is not None
+
+
+def _may_blight(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.blight import may_blight
+    ctx.memory["you did"] = may_blight(state, ctx.controller, _amount(node, ctx), choose=choose) is not None
+
+
+def _may_forage(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.forage import can_forage
+    able = can_forage(state, ctx.controller)
+    answer = decide(state, Decision.of(ctx.controller, f"{ctx.name}: forage?", Citation("Forage", "701.61a"), [
+        Option("forage", True, able, "" if able else "fewer than three cards in the graveyard and no Food",
+               Citation("Forage", "701.61a")), Option("don't forage", False)]), choose)
+    ctx.memory["you did"] = bool(answer.value)
+    if answer.value:
+        forage(state, ctx, node, choose)
+
+
+MAY_ACTIONS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
+    "collect_evidence": _may_collect_evidence, "blight": _may_blight, "forage": _may_forage,
+}
+"""Actions a player "may" do only if they can (Collect Evidence — CR 701.59b, Blight — CR 701.68b): yes is
+offered only then."""
+
+
 def mill(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     from ..actions.mill import mill as mill_action
     words = text(node)
@@ -812,7 +981,7 @@ def return_to_battlefield(state: GameState, ctx: Context, node: Node, choose: Ch
                        citation=Citation("Zones", "400.4a"))
             continue
         enter_battlefield(state, card, ctx.controller if "under your control" in text(node) else state.cards[card].owner,
-                          tapped="tapped" in text(node).split()[-1:], choose=choose)
+                          tapped=any(isinstance(t, Token) and t.type == "TAPPED" for t in node.children), choose=choose)
 
 
 def return_to_hand(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -834,6 +1003,9 @@ def may(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     if inner.data == "extra_land":          # a permission, not a choice made now
         extra_land(state, ctx, inner, choose)
         return
+    if inner.data in MAY_ACTIONS:
+        MAY_ACTIONS[str(inner.data)](state, ctx, inner, choose)
+        return
     answer = decide(state, Decision.of(ctx.controller, f"{ctx.name}: {text(inner)}?", None,
                                        [Option("yes", True), Option("no", False)]), choose)
     if answer.value:
@@ -849,4 +1021,8 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "add_mana": add_mana, "look_top": look_top, "put_rest": put_rest, "shuffle": shuffle,
     "return_to_battlefield": return_to_battlefield, "return_to_hand": return_to_hand, "may": may,
     "put_this_way": put_this_way, "extra_land": extra_land, "reveal_from_among": reveal_from_among,
+    "incubate": incubate, "transform": transform, "suspect": suspect, "forage": forage, "endure": endure,
+    "collect_evidence": collect_evidence, "ring_tempts": ring_tempts, "time_travel": time_travel, "blight": blight,
+    "recruit": recruit, "earthbend": earthbend, "airbend": airbend, "harness": harness, "conditional": conditional,
+    "otherwise": otherwise, "search_instead": search_instead,
 }

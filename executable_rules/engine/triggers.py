@@ -31,7 +31,8 @@ from .replacement import condition_holds
 
 _EVENT_VERBS = {"discover": EventKind.DISCOVER, "discovers": EventKind.DISCOVER, "scry": EventKind.SCRY,
                 "scries": EventKind.SCRY, "manifest dread": EventKind.MANIFEST_DREAD,
-                "manifests dread": EventKind.MANIFEST_DREAD, "explore": EventKind.EXPLORE}
+                "manifests dread": EventKind.MANIFEST_DREAD, "explore": EventKind.EXPLORE,
+                "collect evidence": EventKind.COLLECT_EVIDENCE, "collects evidence": EventKind.COLLECT_EVIDENCE}
 
 
 def _event_node(ability: Ability) -> Tree[Token] | None:
@@ -254,6 +255,11 @@ def _last_ref(state: GameState, card: int) -> ObjectRef:
 
 def ability_of(state: GameState, ability: TriggeredAbility) -> Ability:
     """The parsed line of the source's Oracle text this triggered or activated ability is."""
+    if ability.line < 0:
+        # A delayed triggered ability (603.7), such as earthbend's: no line of the card; its effect is read from
+        # its own text, as a "when ~ dies" ability of its source (whose "it" is that card).
+        from ..oracle import parse_card
+        return parse_card(ability.source_name, f"When ~ dies, {ability.ability.split(', ', 1)[1]}").abilities[0]
     card = state.cards[ability.source.card]
     return next(a for a in card.oracle.parsed.abilities if a.line == ability.line)
 
