@@ -384,7 +384,10 @@ class ScenarioSetup:
         c = self.state.cards[card]
         if kind is ZoneKind.BATTLEFIELD:
             if spec.get("counters"):
-                c.counters = {"+1/+1": int(spec["counters"])}
+                # A number is +1/+1 counters; a table names each kind ({ loyalty = 4, "-1/-1" = 1 }).
+                counters = spec["counters"]
+                c.counters = ({str(k): int(v) for k, v in counters.items()} if isinstance(counters, dict)
+                              else {"+1/+1": int(counters)})
             if spec.get("face_down"):
                 c.face_down = FaceDown(spec["face_down"])
             c.tapped = bool(spec.get("tapped", False))

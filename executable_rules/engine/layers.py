@@ -158,6 +158,9 @@ def characteristics(state: GameState, card_id: int, *, statics: bool = True) -> 
         if e.layer == "4":
             types |= e.types
     subtypes = () if face_down else oracle.subtypes
+    for e in effects:
+        if e.layer == "4" and e.subtypes:
+            subtypes += tuple(t for t in e.subtypes if t not in subtypes)
     # Layer 5: colour.
     colors = frozenset() if face_down else oracle.colors
     for e in effects:

@@ -237,6 +237,10 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
         raise ValueError(f"{c.oracle.name} has no activated ability {which!r}; it has "
                          f"{[a.text for a in activated_abilities(state, card)]}")
     ability = found[0]
+    from ..actions.detain import is_detained
+    if is_detained(state, card):
+        raise IllegalChoice(f"activate {c.oracle.name}'s ability", "it is detained: its activated abilities can't be "
+                            "activated", Citation("Detain", "701.35a"))
     tree = ability.tree
     assert tree is not None
     costs, body = tree.children[0], tree.children[-1]
