@@ -86,7 +86,7 @@ def amass(state: GameState, player: str, subtype: str | None, n: int, *, choose:
         if kind not in characteristics(state, army).subtypes:
             state.append(state.continuous, ContinuousEffect(f"amass {kind}s", "4", (state.ref(army),), state.stamp(),
                                                             duration="indefinitely", subtypes=(kind,)))
-            state.emit(EventKind.EFFECT, player, (army,), detail=f"becomes a {kind} in addition to its other types",
+            state.emit(EventKind.EFFECT, player, (army,), detail=f"becomes {'an' if kind[0] in 'AEIOU' else 'a'} {kind} in addition to its other types",
                        citation=cite("a"))
         state.emit(EventKind.AMASS, player, (army,), amount=n, detail=f"amassed {kind}s {n}", citation=cite("b"))
     return army

@@ -640,7 +640,8 @@ def adapt(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
 def monstrosity(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     """Monstrosity — CR 701.37a: this permanent's monstrosity N (X as the ability was activated, 701.37c)."""
     from ..actions.monstrosity import monstrosity as monstrosity_action
-    monstrosity_action(state, ctx.source, _amount(node, ctx))
+    x = "X" in [str(t) for t in node.children if isinstance(t, Token)]
+    monstrosity_action(state, ctx.source, ctx.x if x else _amount(node, ctx))
 
 
 def bolster(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
