@@ -698,10 +698,19 @@ def conditional(state: GameState, ctx: Context, node: Node, choose: Chooser) -> 
         holds = bool(ctx.memory.get("won clash", False))
     else:
         holds = condition_holds(state, ctx.controller, condition, ctx.source)
+    ctx.memory["condition held"] = holds
     if holds:
         run_effect(state, ctx, inner, choose)
     else:
         _note(state, ctx, f"\"if {condition}\": it doesn't hold, so nothing happens")
+
+
+def otherwise(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"Otherwise, [effect]": only if the "if" before it didn't hold."""
+    if "condition held" not in ctx.memory:
+        raise Unimplemented(f"{ctx.name}: \"otherwise\" with no \"if\" before it")
+    if not ctx.memory["condition held"]:
+        run_effect(state, ctx, next(c for c in node.children if isinstance(c, Tree)), choose)
 
 
 def surveil(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -911,5 +920,5 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "put_this_way": put_this_way, "extra_land": extra_land, "reveal_from_among": reveal_from_among,
     "proliferate": proliferate, "connive": connive, "amass": amass, "adapt": adapt, "monstrosity": monstrosity,
     "bolster": bolster, "support": support, "populate": populate, "detain": detain, "fateseal": fateseal,
-    "clash": clash, "learn": learn, "conditional": conditional,
+    "clash": clash, "learn": learn, "conditional": conditional, "otherwise": otherwise,
 }
