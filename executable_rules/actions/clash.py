@@ -81,7 +81,7 @@ def clash(state: GameState, player: str, opponent: str | None = None, *, choose:
         values = {who: state.cards[c].mana_value for who, c in revealed.items() if c is not None}
         winners = [who for who, v in values.items() if all(v > w for other, w in values.items() if other != who)]
         state.emit(EventKind.CLASH, player, names=tuple(winners),
-                   detail=f"{player} clashed with {opponent}: " + (f"{winners[0]} wins" if winners else "no one wins"),
+                   detail=f"{player} clashed with {opponent}: " + (f"{winners[0]} won" if winners else "no one won"),
                    citation=cite("d"))
     return winners
 
