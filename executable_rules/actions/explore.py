@@ -46,7 +46,7 @@ SUBRULES = ("a", "b", "c", "d")
 SUMMARY = ("Reveal the top card: a land goes to hand; otherwise a +1/+1 counter on the explorer (if it's still "
            "there) and the card may go to the graveyard.")
 OUT_OF_REACH: dict[str, str] = {}
-"""Every subrule of Explore — CR 701.44 is implemented."""
+"""Every lettered subrule is implemented."""
 
 
 def cite(letter: str) -> Citation:

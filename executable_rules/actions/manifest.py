@@ -37,7 +37,7 @@ JAPANESE = ("予示", "予示する")
 SUBRULES = ("a", "b", "c", "d", "e", "f", "g", "h")
 SUMMARY = "Put a card onto the battlefield face down as a 2/2 creature; turn it up for its mana cost if it's a creature card."
 OUT_OF_REACH: dict[str, str] = {}
-"""Every subrule of Manifest — CR 701.40 is implemented."""
+"""Every lettered subrule is implemented."""
 
 __all__ = ["manifest", "turn_face_up"]
 

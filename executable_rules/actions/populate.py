@@ -2,7 +2,7 @@
 
 To populate, a player chooses a creature token they control and creates a token
 that's a copy of it (Populate — CR 701.36a): the copy has the original's
-copiable values (Copiable Values — CR 707.2), not its counters, damage or
+copiable values (Copying Objects — CR 707.2), not its counters, damage or
 tapped state. A player who controls no creature token creates nothing
 (701.36b). The creature token is chosen as populate happens: it isn't a target.
 

@@ -4,13 +4,13 @@ A player who ventures into the dungeon with no dungeon in the command zone puts 
 the game there, their venture marker on its topmost room (Venture into the Dungeon — CR 701.49a); otherwise they
 move the marker to an adjacent room down an arrow (701.49b), or, from the bottommost room, complete the dungeon
 and start another (701.49c); "venture into [quality]" limits the dungeon chosen (701.49d). The model has no
-command zone, dungeon cards, rooms or venture marker (rule 309), so nothing of it can run; :func:`venture`
+command zone, dungeon cards, rooms or venture marker (rule 309), so nothing of it can run; :func:`venture_into_the_dungeon`
 says so.
 
 >>> from executable_rules.model import GameState
 >>> SUBRULES, sorted(OUT_OF_REACH)
 ((), ['a', 'b', 'c', 'd'])
->>> venture(GameState.new(["Alice"]), "Alice")
+>>> venture_into_the_dungeon(GameState.new(["Alice"]), "Alice")
 Traceback (most recent call last):
 ...
 executable_rules.errors.Unimplemented: venture into the dungeon: the model has no dungeons (command zone, rooms, venture marker) (Venture into the Dungeon — CR 701.49)
@@ -35,6 +35,6 @@ OUT_OF_REACH = {
 """Every subrule, each with the reason the model can't run it (the coverage test reads it)."""
 
 
-def venture(state: GameState, player: str) -> None:
+def venture_into_the_dungeon(state: GameState, player: str) -> None:
     """Refused: venture into the dungeon: the model has no dungeons (command zone, rooms, venture marker)."""
     raise Unimplemented('venture into the dungeon: the model has no dungeons (command zone, rooms, venture marker) (Venture into the Dungeon — CR 701.49)')
