@@ -638,6 +638,11 @@ class EventKind(str, enum.Enum):
     STEP = "step"
     STATE_BASED = "state-based action"
     SCRY = "scry"
+    PROLIFERATE = "proliferate"
+    CONNIVE = "connive"
+    AMASS = "amass"
+    CLASH = "clash"
+    VOTE = "vote"
     EFFECT = "effect"
     LOSE = "lose"
     PAY = "pay"
@@ -745,6 +750,7 @@ class ContinuousEffect:
     types: frozenset[str] = frozenset()
     keywords: tuple[str, ...] = ()
     duration: str = "until end of turn"
+    subtypes: tuple[str, ...] = ()     # layer 4: subtypes added ("it becomes a Zombie in addition", Amass — CR 701.47a)
 
 
 @dataclass(frozen=True)
@@ -798,6 +804,7 @@ class GameState:
     kicked: set[tuple[int, int]] = field(default_factory=set)   # (card, incarnation) of permanents whose spell was kicked
     combat: Combat | None = None  # attackers and blockers during the combat phase (Combat Phase — CR 506)
     deathtouched: frozenset[ObjectRef] = frozenset()  # dealt damage by a deathtouch source since SBAs were last checked
+    designations: set[tuple[int, int, str]] = field(default_factory=set)   # (card, incarnation, name): monstrous, exerted, …
     watchers: list[Watcher] = field(default_factory=list)
     move_replacements: list[MoveReplacement] = field(default_factory=list)
     history: list[tuple[str, int]] = field(default_factory=list)
@@ -977,6 +984,23 @@ class GameState:
         self.kicked.add(key)
         self._undo.append(("discard", self.kicked, key))
 
+    def designate(self, card: int, name: str) -> None:
+        """The permanent ``card`` now has the designation ``name`` ("monstrous": Monstrosity — CR 701.37b;
+        "exerted", "detained by Alice"); it is keyed by the object, so it ends when the card changes zones (400.7)."""
+        key = (card, self.incarnation.get(card, 0), name)
+        if key not in self.designations:
+            self.designations.add(key)
+            self._undo.append(("discard", self.designations, key))
+
+    def undesignate(self, card: int, name: str) -> None:
+        key = (card, self.incarnation.get(card, 0), name)
+        if key in self.designations:
+            self._undo.append(("restore set", self.designations, set(self.designations)))
+            self.designations.discard(key)
+
+    def has_designation(self, card: int, name: str) -> bool:
+        return (card, self.incarnation.get(card, 0), name) in self.designations
+
     def clear_once_each_turn(self) -> None:
         """A new turn: "only once each turn" abilities may trigger again."""
         self._undo.append(("restore set", self.once_each_turn, set(self.once_each_turn)))
@@ -1131,6 +1155,7 @@ class GameState:
         new.turn_started = self.turn_started
         new.kicked = set(self.kicked)
         new.combat, new.deathtouched = self.combat, self.deathtouched
+        new.designations = set(self.designations)
         new.next_id = self.next_id
         new.next_timestamp = self.next_timestamp
         return new
@@ -1150,6 +1175,7 @@ class GameState:
             tuple(sorted(self.last_known.items())), tuple(sorted(self.incarnation.items())),
             tuple(sorted(self.once_each_turn)), tuple(self.continuous), self.turn, self.step, self.rng.getstate(),
             self.combat, tuple(sorted(self.deathtouched, key=lambda r: (r.card, r.incarnation))),
+            tuple(sorted(self.designations)),
         )
 
     def problems(self) -> list[str]:

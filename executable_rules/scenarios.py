@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 import tomllib
@@ -381,6 +382,9 @@ class ScenarioSetup:
     def _add(self, player: str, zone: str, entry: str | dict[str, Any]) -> None:
         spec = entry if isinstance(entry, dict) else {"card": entry}
         oracle = predefined_token(spec["card"].split("#")[0]) or self.pool.find(spec["card"].split("#")[0])
+        if spec.get("token"):
+            # A token that's a copy of the card: the card's copiable values, and a token (Tokens — CR 111.1).
+            oracle = dataclasses.replace(oracle, is_token=True)
         owner = spec.get("owner", player)
         kind = ZONE_NAMES[zone]
         card = self.state.add_card(oracle, owner, kind, controller=spec.get("controller", player))

@@ -105,7 +105,10 @@ def test_every_wiki_ruling_has_a_scenario(corpus, scenarios):
                 continue
             missing.append(f"{page}: {text}")
     assert not missing, "wiki rulings without a scenario:\n" + "\n".join(missing)
-    stale = sorted(covered - known)
+    # A page outside the seeds (wiki/ja/増殖__….txt) is checked against its own files: the text is there.
+    stale = sorted((page, text) for page, text in covered - known
+                   if not any(text in f.read_text(encoding="utf-8")
+                              for f in (corpus / "wiki" / "ja").glob(f"{page}__*.txt")))
     assert not stale, f"scenarios quote rulings the pages don't have: {stale}"
 
 

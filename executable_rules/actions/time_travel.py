@@ -88,7 +88,7 @@ def _counters(state: GameState, player: str | None, expected: Any) -> dict[str, 
     found: dict[str, dict[str, int]] = {}
     for name in expected:
         card = next((c for z in (state.battlefield, state.exile) for c in z.cards
-                     if state.cards[c].display_name == name), None)
+                     if name in (state.cards[c].display_name, state.cards[c].oracle.name)), None)
         found[name] = {} if card is None else {k: v for k, v in state.cards[card].counters.items() if v}
     return found
 

@@ -23,7 +23,7 @@ from ..errors import Unimplemented
 from ..model import ContinuousEffect, Event, EventKind, Face, FaceKind, GameState, Layout, ObjectRef, OracleCard, ZoneKind
 from .layers import characteristics, text, walk
 from .mana import add_mana as add, mana_choices
-from .replacement import enter_battlefield, put_into_graveyard
+from .replacement import condition_holds, enter_battlefield, put_into_graveyard
 from .selectors import Node, amount_of, candidates, find, number_value, player_refs
 
 Target = ObjectRef | str
@@ -57,6 +57,10 @@ def target_specs(body: Node) -> list[Node]:
             found.append(sub)
         elif sub.data in ("target_player", "target_opponent"):
             found.append(sub)
+        elif sub.data == "support":
+            # Support — CR 701.41a: "support N" is "… each of up to N (other) target creatures".
+            number = next(sub.find_data("number"), None)
+            found += [sub] * (number_value(text(number)) if number is not None else 1)
     return found
 
 
@@ -73,6 +77,10 @@ def legal_targets(state: GameState, controller: str, spec: Node, source: int) ->
         return list(players)
     if kind == "target_opponent":
         return [p for p in players if p != controller]
+    if kind == "support":
+        from ..actions.support import legal_target
+        return [state.ref(c.id) for c in state.permanents() if legal_target(state, source, c.id)
+                and _targetable(state, controller, c.id)]
     found: list[Target] = []
     if kind in ("any_target", "player_or_planeswalker"):
         found += players
@@ -117,7 +125,7 @@ def choose_targets(state: GameState, controller: str, specs: list[Node], source:
     chosen: list[Target | None] = []
     for spec in specs:
         legal = [t for t in legal_targets(state, controller, spec, source) if t not in chosen]
-        optional = "up to" in text(spec)
+        optional = "up to" in text(spec) or spec.data == "support"
         if not legal:
             if optional:
                 chosen.append(None)
@@ -723,17 +731,18 @@ def harness(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None
 def conditional(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     """"If [condition], [effect]": the effect happens only if the condition holds as it resolves (608.2c); an
     "otherwise" that follows reads the answer."""
-    from .replacement import condition_holds
     condition = next(str(t) for t in node.children if isinstance(t, Token) and t.type == "CONDITION")
     if condition.strip() == "you do":            # "You may [do A]. If you do, [B]": A was done
         holds = bool(ctx.memory.get("you did", False))
+    elif condition.strip() in ("you win", "you won", "you won the clash"):            # Clash — CR 701.30d
+        holds = bool(ctx.memory.get("won clash", False))
     else:
         holds = condition_holds(state, ctx.controller, condition, ctx.source)
     ctx.memory["if"] = holds
     if holds:
         run_effect(state, ctx, next(c for c in node.children if isinstance(c, Tree)), choose)
     else:
-        _note(state, ctx, f"not so ({condition}): that effect doesn't happen",
+        _note(state, ctx, f"not so ({condition.strip()}): that effect doesn't happen",
               Citation("Resolving Spells and Abilities", "608.2c"))
 
 
@@ -749,7 +758,6 @@ def search_instead(state: GameState, ctx: Context, node: Node, choose: Chooser) 
     """"Search your library for A. If [condition], instead search your library for B. Reveal it, put it into your
     hand, then shuffle.": one search, for B if the condition holds as it resolves (Analyze the Pollen)."""
     from ..actions.search import CardQuery, Find, search as search_library
-    from .replacement import condition_holds
     first, second = (str(t).lower() for t in node.children if isinstance(t, Token) and t.type == "SEARCH_TEXT")
     condition = next(str(t) for t in node.children if isinstance(t, Token) and t.type == "CONDITION")
     what = second if condition_holds(state, ctx.controller, condition, ctx.source) else first
@@ -811,6 +819,99 @@ def scry(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     """Scry — CR 701.22a, by the action's module."""
     from ..actions.scry import scry as scry_action
     scry_action(state, ctx.controller, _amount(node, ctx), choose=choose)
+
+
+def proliferate(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Proliferate — CR 701.34a, by the action's module."""
+    from ..actions.proliferate import proliferate as proliferate_action
+    proliferate_action(state, ctx.controller, choose=choose)
+
+
+def _lki_ref(state: GameState, card: int) -> ObjectRef:
+    """The object ``card`` is, or was last on the battlefield (for "it connives" after it left: 701.50b)."""
+    if state.zone_of(card) is not state.battlefield and card in state.last_known:
+        return ObjectRef(card, state.last_known[card].incarnation)
+    return state.ref(card)
+
+
+def connive(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Connive — CR 701.50a (701.50d with a number), by the action's module."""
+    from ..actions.connive import connive as connive_action
+    target = _object_child(node)
+    cards = objects(state, ctx, target) if target is not None else [ctx.source]
+    if not cards:
+        return
+    n = _amount(node, ctx) if _child(node, "number") is not None else 1
+    refs = [_lki_ref(state, c) for c in cards]
+    connive_action(state, refs if len(refs) > 1 else refs[0], n, choose=choose)
+
+
+def amass(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Amass — CR 701.47a, by the action's module; "the Army you amassed" is then "it" (701.47c)."""
+    from ..actions.amass import amass as amass_action
+    subtype = next((str(t) for t in node.children if isinstance(t, Token) and t.type == "AMASS_TYPE"), None)
+    army = amass_action(state, ctx.controller, subtype, _amount(node, ctx), choose=choose)
+    if army is not None:
+        ctx.it = army
+
+
+def adapt(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Adapt — CR 701.46a: this permanent adapts."""
+    from ..actions.adapt import adapt as adapt_action
+    adapt_action(state, ctx.source, _amount(node, ctx))
+
+
+def monstrosity(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Monstrosity — CR 701.37a: this permanent's monstrosity N (X as the ability was activated, 701.37c)."""
+    from ..actions.monstrosity import monstrosity as monstrosity_action
+    x = "X" in [str(t) for t in node.children if isinstance(t, Token)]
+    monstrosity_action(state, ctx.source, ctx.x if x else _amount(node, ctx))
+
+
+def bolster(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Bolster — CR 701.39a, by the action's module."""
+    from ..actions.bolster import bolster as bolster_action
+    bolster_action(state, ctx.controller, _amount(node, ctx), choose=choose)
+
+
+def support(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Support — CR 701.41a: a +1/+1 counter on each target chosen for this "support N"."""
+    from ..actions.support import support as support_action
+    chosen = [t for i, t in enumerate(ctx.targets) if i < len(ctx.specs) and ctx.specs[i] is node
+              and isinstance(t, ObjectRef)]
+    support_action(state, ctx.controller, ctx.source, chosen, _amount(node, ctx))
+
+
+def populate(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Populate — CR 701.36a, by the action's module."""
+    from ..actions.populate import populate as populate_action
+    token = populate_action(state, ctx.controller, choose=choose)
+    if token is not None:
+        ctx.it = token
+
+
+def detain(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Detain — CR 701.35a: until this ability's controller's next turn."""
+    from ..actions.detain import detain as detain_action
+    detain_action(state, ctx.controller, objects(state, ctx, _object_child(node)))
+
+
+def fateseal(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Fateseal — CR 701.29a, by the action's module."""
+    from ..actions.fateseal import fateseal as fateseal_action
+    fateseal_action(state, ctx.controller, _amount(node, ctx), choose=choose)
+
+
+def clash(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Clash — CR 701.30b: "clash with an opponent"; whether you won is kept for a following "if you win"."""
+    from ..actions.clash import clash as clash_action
+    ctx.memory["won clash"] = ctx.controller in clash_action(state, ctx.controller, choose=choose)
+
+
+def learn(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Learn — CR 701.48a, by the action's module."""
+    from ..actions.learn import learn as learn_action
+    learn_action(state, ctx.controller, choose=choose)
 
 
 def surveil(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -1025,4 +1126,7 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "collect_evidence": collect_evidence, "ring_tempts": ring_tempts, "time_travel": time_travel, "blight": blight,
     "recruit": recruit, "earthbend": earthbend, "airbend": airbend, "harness": harness, "conditional": conditional,
     "otherwise": otherwise, "search_instead": search_instead,
+    "proliferate": proliferate, "connive": connive, "amass": amass, "adapt": adapt, "monstrosity": monstrosity,
+    "bolster": bolster, "support": support, "populate": populate, "detain": detain, "fateseal": fateseal,
+    "clash": clash, "learn": learn,
 }

@@ -162,8 +162,9 @@ def resolve_top(state: GameState, choose: Chooser = first_legal) -> None:
         bodies = spell_body(spell.face)
         specs = [s for body in bodies for s in target_specs(body)]
         targets = list(spell.targets)
-        if specs and targets and not any(t is not None and still_legal(state, spell.controller, s, t, top)
-                                         for s, t in zip(specs, targets)):
+        # 608.2b applies to a spell with targets: one whose "up to" targets were all left unchosen still resolves.
+        if specs and any(t is not None for t in targets) and not any(
+                t is not None and still_legal(state, spell.controller, s, t, top) for s, t in zip(specs, targets)):
             state.delete_item(state.spells, top)
             state.emit(EventKind.NOT_RESOLVED, spell.controller, (top,), names=(name,),
                        detail="every target is illegal: it doesn't resolve",
@@ -248,6 +249,10 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
         raise ValueError(f"{c.oracle.name} has no activated ability {which!r}; it has "
                          f"{[a.text for a in activated_abilities(state, card)]}")
     ability = found[0]
+    from ..actions.detain import is_detained
+    if is_detained(state, card):
+        raise IllegalChoice(f"activate {c.oracle.name}'s ability", "it is detained: its activated abilities can't be "
+                            "activated", Citation("Detain", "701.35a"))
     tree = ability.tree
     assert tree is not None
     costs, body = tree.children[0], tree.children[-1]

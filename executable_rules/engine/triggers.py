@@ -98,10 +98,16 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
         return died and source.id in event.cards and _was(state, source.id, "Creature")
     if kind == "dies":
         desc = _desc(node)
+        if desc is not None and any(isinstance(c, Token) and c.type == "SELF" for c in desc.children):
+            # "When ~ dies" read as an object description that is the card itself: it is self_dies.
+            return died and source.id in event.cards and _was(state, source.id, "Creature")
         return died and desc is not None and any(
             _was(state, c, "Creature") and c != source.id
             and ("you control" not in text(desc) or state.last_known.get(c) and state.last_known[c].controller == controller)
             for c in event.cards)
+    if kind == "becomes_monstrous":                                     # Monstrosity — CR 701.37a
+        return (event.kind is EventKind.EFFECT and source.id in event.cards
+                and event.detail.startswith("becomes monstrous"))
     if kind == "explores":
         if event.kind is not EventKind.EXPLORE or event.player != controller or not event.cards:
             return False

@@ -67,7 +67,10 @@ def _begin_step(state: GameState, step: str, choose: Chooser) -> None:
     state.set(state, "step", step)
     active = state.active
     if step == "untap":
+        from ..actions.exert import untap_step as stays_exerted
         for card in state.permanents(active):
+            if stays_exerted(state, card.id):          # Exert — CR 701.43a: it doesn't untap this once
+                continue
             if card.tapped and not any(a.static == "doesnt_untap" for a in card.oracle.parsed.abilities
                                        if not card.face_down):
                 state.set(card, "tapped", False)
@@ -102,6 +105,8 @@ def next_turn(state: GameState) -> None:
     state.set(state, "turn", state.turn + 1)
     state.set(state, "turn_started", len(state.events))
     state.clear_once_each_turn()
+    from ..actions.detain import end_detentions
+    end_detentions(state, following)                  # Detain — CR 701.35a: until that player's next turn
     for p in state.players:
         if p.lands_played or p.land_plays != 1:
             state.set(p, "lands_played", 0)

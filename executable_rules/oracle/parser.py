@@ -198,6 +198,7 @@ _EFFECTS = {
     "surveil", "counter_spell", "tap", "untap", "sacrifice", "discard", "add_mana", "look_top", "shuffle",
     "gain_keyword", "regenerate", "return_to_battlefield", "return_to_hand", "put_rest", "reveal_top", "transform",
     "fight", "goad", "investigate", "proliferate", "connive", "amass", "adapt", "put_onto_battlefield",
+    "fateseal", "clash", "detain", "populate", "monstrosity", "bolster", "support", "learn",
     "prevent_damage", "gain_control", "copy_spell", "choose_mode", "put_this_way", "extra_land", "reveal_from_among", "may", "conditional", "otherwise", "for_each",
     "incubate", "suspect", "forage", "endure", "collect_evidence", "ring_tempts", "time_travel", "blight", "recruit",
     "earthbend", "airbend", "harness", "search_instead",
@@ -206,6 +207,7 @@ _TRIGGERS = {
     "self_enters", "enters", "dies", "self_dies", "attacks", "self_attacks", "cast", "explores", "keyword_event",
     "cards_to_graveyard", "beginning", "deals_combat_damage", "turned_face_up", "self_leaves", "searches",
     "shuffles", "draws", "gains_life", "becomes_target", "blocks", "self_blocks", "sacrifice_event",
+    "becomes_monstrous",
 }
 
 
