@@ -66,6 +66,43 @@ def kicker_cost(face: Face) -> ManaCost | None:
         return None
 
 
+def cost_modifiers(state: GameState, player: str, face: Face, cost: ManaCost) -> ManaCost:
+    """The total cost with the cost increases and reductions of permanents applied ("Creature spells you cast
+    cost {2} less to cast.", Casting Spells — CR 601.2f): a reduction lowers only the generic part."""
+    from .layers import TYPE_WORDS
+    generic = sum(int(s) for s in cost.symbols if s.isdigit())
+    for permanent in state.permanents():
+        if permanent.face_down:
+            continue
+        for a in permanent.oracle.parsed.abilities:
+            if a.static != "cost_reduction" or a.tree is None:
+                continue
+            who = a.text.split(" cost ")[0].split()
+            if "you" in who and permanent.controller != player or "opponents" in who and permanent.controller == player:
+                continue
+            wanted = {TYPE_WORDS[w.removesuffix("s")] for w in who if w.removesuffix("s") in TYPE_WORDS}
+            unwanted = {TYPE_WORDS[w[3:]] for w in who if w.startswith("non") and w[3:] in TYPE_WORDS}
+            either = "and" in who or "or" in who                        # "instant and sorcery spells"
+            if wanted and not (wanted & face.types if either else wanted <= face.types):
+                continue
+            if unwanted & face.types:
+                continue
+            amount = sum(int(str(t).strip("{}")) for t in next(a.tree.find_data("mana_cost")).children
+                         if str(t).strip("{}").isdigit())
+            generic = max(0, generic - amount) if " less " in a.text else generic + amount
+            state.emit(EventKind.NOTHING, player, names=(face.name,), detail=f"{permanent.oracle.name}: {a.text}",
+                       citation=Citation("Casting Spells", "601.2f"))
+    rest = tuple(s for s in cost.symbols if not s.isdigit())
+    return ManaCost(((str(generic),) if generic or not rest else ()) + rest)
+
+
+def _cost_payers() -> list:  # type: ignore[type-arg]
+    """``pay_part_of_cost`` of the keyword modules that pay part of a total cost otherwise than with mana
+    (Convoke — CR 702.51a)."""
+    from ..actions import ACTIONS
+    return [m.pay_part_of_cost for m in ACTIONS if hasattr(m, "pay_part_of_cost")]
+
+
 def cast_spell(state: GameState, player: str, card: int, *, face: str | None = None, x: int = 0,
                without_paying: bool = False, alternative: bool = False, choose: Chooser = first_legal) -> Spell:
     """``player`` casts ``card``, paying its costs; return the spell on the stack.
@@ -121,7 +158,11 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
         if kicked and kicker is not None:
             cost = kicker if cost is None or without_paying else cost + kicker        # 601.2f: the total cost
         if (not without_paying or kicked) and cost is not None:                        # 601.2f–h
-            paid = tuple(pay_mana(state, player, cost, choose, chosen.name, x))
+            cost = cost_modifiers(state, player, chosen, cost)
+            pay_x = x
+            for pay_part in _cost_payers():                                           # convoke: 601.2g–h
+                cost, pay_x = pay_part(state, player, card, chosen, cost, pay_x, choose)
+            paid = tuple(pay_mana(state, player, cost, choose, chosen.name, pay_x))
         spell = Spell(card, player, chosen, x, without_paying, kicked, tuple(targets), paid)
         state.set_item(state.spells, card, spell)
         note = "without paying its mana cost" if without_paying else (f"paid by tapping {', '.join(paid)}" if paid
