@@ -582,6 +582,7 @@ class TriggeredAbility:
     line: int = 0                 # the line of the source's Oracle text this ability is
     activated: bool = False       # an activated ability (Activating Activated Abilities — CR 602) rather than triggered
     x: int = 0
+    keyword: str = ""             # a keyword ability's trigger (Cumulative Upkeep): its module resolves it
 
     @property
     def label(self) -> str:

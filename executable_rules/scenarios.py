@@ -384,7 +384,9 @@ class ScenarioSetup:
         c = self.state.cards[card]
         if kind is ZoneKind.BATTLEFIELD:
             if spec.get("counters"):
-                c.counters = {"+1/+1": int(spec["counters"])}
+                counters = spec["counters"]          # a number of +1/+1 counters, or { age = 2, "+1/+1" = 1 }
+                c.counters = ({str(k): int(v) for k, v in counters.items()} if isinstance(counters, dict)
+                              else {"+1/+1": int(counters)})
             if spec.get("face_down"):
                 c.face_down = FaceDown(spec["face_down"])
             c.tapped = bool(spec.get("tapped", False))

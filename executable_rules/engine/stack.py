@@ -242,6 +242,15 @@ def _ability_context(state: GameState, ability: TriggeredAbility, parsed: Abilit
 
 
 def _resolve_ability(state: GameState, ability: TriggeredAbility, choose: Chooser) -> None:
+    if ability.keyword:                           # a keyword ability's trigger: its module resolves it
+        from ..actions import find_action
+        with state.action(f"resolve {ability.label}"):
+            state.replace_list(state.stack.cards, state.stack.cards[:-1])
+            state.delete_item(state.abilities, ability.id)
+            state.emit(EventKind.RESOLVE, ability.controller, names=(ability.label,), detail=ability.ability,
+                       citation=Citation("Resolving Spells and Abilities", "608.2"))
+            find_action(ability.keyword).resolve_keyword_trigger(state, ability, choose)
+        return
     parsed = ability_of(state, ability)
     with state.action(f"resolve {ability.label}"):
         state.replace_list(state.stack.cards, state.stack.cards[:-1])
