@@ -24,7 +24,7 @@ graveyard on the bottom …") raise :class:`~executable_rules.errors.Unimplement
 ...                      text="Cumulative upkeep {W} or {U}"), "you", ZoneKind.BATTLEFIELD)
 >>> state.cards[owl].counters = {"age": 2}
 >>> state.player("you").mana = ("W", "U", "U")
->>> upkeep(state, "you", owl, "{W} or {U}", choose=Scripted(["pay {W}{U}{U}"]))
+>>> cumulative_upkeep(state, "you", owl, "{W} or {U}", choose=Scripted(["pay {W}{U}{U}"]))
 True
 >>> state.cards[owl].counters["age"], state.player("you").mana
 (3, ())
@@ -71,7 +71,7 @@ def _payable(state: GameState, player: str, cost: ManaCost) -> bool:
     return _plan(state.player(player).mana, mana_sources(state, player), cost, 0) is not None
 
 
-def upkeep(state: GameState, player: str, card: int, cost: str, *, choose: Chooser = first_legal) -> bool:
+def cumulative_upkeep(state: GameState, player: str, card: int, cost: str, *, choose: Chooser = first_legal) -> bool:
     """One cumulative upkeep ability of ``card`` resolving: an age counter, then pay ``cost`` for each age counter
     or sacrifice it (702.24a); return whether it was paid."""
     from ..engine.layers import matches
@@ -157,7 +157,7 @@ def resolve_keyword_trigger(state: GameState, ability: TriggeredAbility, choose:
         state.emit(EventKind.NOTHING, ability.controller, names=(ability.label,),
                    detail="its permanent has left the battlefield: nothing happens", citation=Citation(KEYWORD, "702.24a"))
         return
-    upkeep(state, ability.controller, card, ability.ability.removeprefix("cumulative upkeep "), choose=choose)
+    cumulative_upkeep(state, ability.controller, card, ability.ability.removeprefix("cumulative upkeep "), choose=choose)
 
 
 def age_counters(state: GameState, player: str | None, expected: Any) -> Any:
