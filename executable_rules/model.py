@@ -456,6 +456,7 @@ class Card:
     added_types: frozenset[str] = frozenset()
     damage: int = 0
     timestamp: int = 0
+    phased_out: bool = False      # treated as though it doesn't exist (Phasing — CR 702.26b)
 
     def __repr__(self) -> str:
         return f"<Card #{self.id} {self.oracle.name} ({self.owner})>"
@@ -530,7 +531,7 @@ class Card:
 
     def status(self) -> tuple[Any, ...]:
         return (self.controller, tuple(sorted(self.counters.items())), self.face_down,
-                self.tapped, self.added_types, self.damage, self.timestamp)
+                self.tapped, self.added_types, self.damage, self.timestamp) + ((True,) if self.phased_out else ())
 
 
 # --------------------------------------------------------------------------- stack objects and events
@@ -849,8 +850,10 @@ class GameState:
         return ref.card in self.cards and self.incarnation.get(ref.card, 0) == ref.incarnation
 
     def permanents(self, controller: str | None = None) -> list[Card]:
+        """The permanents (of ``controller``); a phased-out one is treated as though it doesn't exist
+        (Phasing — CR 702.26b)."""
         return [self.cards[c] for c in self.battlefield.cards
-                if controller is None or self.cards[c].controller == controller]
+                if (controller is None or self.cards[c].controller == controller) and not self.cards[c].phased_out]
 
     # ---- the undo log
 
@@ -1025,7 +1028,8 @@ class GameState:
         if src.kind is ZoneKind.STACK:
             self.delete_item(self.spells, card)
         for attr, fresh in (("controller", None), ("counters", {}), ("face_down", None),
-                            ("tapped", False), ("added_types", frozenset()), ("damage", 0), ("timestamp", 0)):
+                            ("tapped", False), ("added_types", frozenset()), ("damage", 0), ("timestamp", 0),
+                            ("phased_out", False)):
             if getattr(c, attr) != fresh:
                 self.set(c, attr, fresh if attr != "counters" else {})
         if to.kind is ZoneKind.BATTLEFIELD:
@@ -1084,7 +1088,8 @@ class GameState:
                 zones[id(p.zone(kind))] = q.zone(kind)
         for card_id, card in self.cards.items():
             new.cards[card_id] = Card(card.id, card.owner, card.oracle, card.controller, dict(card.counters),
-                                      card.face_down, card.tapped, card.added_types, card.damage, card.timestamp)
+                                      card.face_down, card.tapped, card.added_types, card.damage, card.timestamp,
+                                      card.phased_out)
         for zone_src in [self.battlefield, self.stack, self.exile] + [
             p.zone(k) for p in self.players for k in (ZoneKind.LIBRARY, ZoneKind.HAND, ZoneKind.GRAVEYARD, ZoneKind.OUTSIDE)
         ]:

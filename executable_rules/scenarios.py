@@ -393,6 +393,7 @@ class ScenarioSetup:
             c.added_types = frozenset(spec.get("types", []))
             if spec.get("damage"):
                 c.damage = int(spec["damage"])
+            c.phased_out = bool(spec.get("phased_out", False))
         self.names.setdefault(oracle.name, []).append(card)
         self.setup_zone[card] = self.state.zone_of(card)
 

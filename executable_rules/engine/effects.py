@@ -785,6 +785,26 @@ def may(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
         run_effect(state, ctx, inner, choose)
 
 
+def for_each(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"Draw a card for each creature you control": the effect once for each object the description names now
+    (only effects that are the same done N times one by one: drawing, milling, gaining life)."""
+    from ..oracle import parse_line
+    from .selectors import candidates
+    inner = next(c for c in node.children if isinstance(c, Tree))
+    words = next(str(t) for t in node.children if isinstance(t, Token) and t.type == "FOR_EACH").strip()
+    if inner.data not in ("draw", "mill", "gain_life") or not words.endswith("you control"):
+        raise Unimplemented(f"{ctx.name}: {text(node)!r}")
+    # The description is read by the grammar as the object of "destroy each …".
+    tree = parse_line(f"Destroy each {words}.", "?").tree
+    desc = find(tree, "each_desc") if tree is not None else None
+    if desc is None:
+        raise Unimplemented(f"{ctx.name}: for each {words!r}")
+    n = len(candidates(state, ctx.controller, desc, ctx.source))
+    _note(state, ctx, f"for each {words}: {n}")
+    for _ in range(n):
+        run_effect(state, ctx, inner, choose)
+
+
 HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "deal_damage": deal_damage, "put_counters": put_counters, "gain_life": gain_life, "lose_life": lose_life,
     "draw": draw, "destroy": destroy, "exile": exile, "bounce": bounce, "pump": pump, "gain_keyword": gain_keyword,
@@ -794,4 +814,5 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "add_mana": add_mana, "look_top": look_top, "put_rest": put_rest, "shuffle": shuffle,
     "return_to_battlefield": return_to_battlefield, "return_to_hand": return_to_hand, "may": may,
     "put_this_way": put_this_way, "extra_land": extra_land, "reveal_from_among": reveal_from_among,
+    "for_each": for_each,
 }

@@ -191,7 +191,7 @@ def watch(state: GameState, event: Event) -> None:
         sources += [c for c in event.cards if c not in sources]       # leaves-the-battlefield: look back (603.10a)
     for card_id in sources:
         card = state.cards.get(card_id)
-        if card is None or card.face_down:
+        if card is None or card.face_down or card.phased_out:      # a phased-out one doesn't exist (Phasing — CR 702.26b)
             continue
         if state.zone_of(card_id) is not state.battlefield:
             known = state.last_known.get(card_id)

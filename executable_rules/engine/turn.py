@@ -61,6 +61,8 @@ def _begin_step(state: GameState, step: str, choose: Chooser) -> None:
     state.set(state, "step", step)
     active = state.active
     if step == "untap":
+        from ..actions.phasing import phasing
+        phasing(state, active)                     # before untapping (Phasing — CR 702.26a)
         for card in state.permanents(active):
             if card.tapped and not any(a.static == "doesnt_untap" for a in card.oracle.parsed.abilities
                                        if not card.face_down):
