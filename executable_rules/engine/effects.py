@@ -87,15 +87,24 @@ def legal_targets(state: GameState, controller: str, spec: Node, source: int) ->
         else:
             found += [state.ref(c) for c in candidates(state, controller, desc, source)
                       if not (kind == "target_other" and c == source)]
-    return [t for t in found if isinstance(t, str) or _targetable(state, controller, t.card)]
+    return [t for t in found if isinstance(t, str) or _targetable(state, controller, t.card, source)]
 
 
-def _targetable(state: GameState, controller: str, card: int) -> bool:
+def _targetable(state: GameState, controller: str, card: int, source: int | None = None) -> bool:
     if state.zone_of(card) is not state.battlefield:
         return True
     keywords = characteristics(state, card).keywords
     if "Shroud" in keywords:
         return False
+    if "Protection" in keywords and source is not None and source in state.cards:
+        # Protection from a colour: it can't be the target of a spell or ability of that colour (Protection — CR 702.16b).
+        from .layers import COLOR_LETTERS
+        source_colors = (characteristics(state, source).colors if state.zone_of(source) is state.battlefield
+                         else state.cards[source].oracle.colors)
+        for title, argument in state.cards[card].oracle.parsed.keywords:
+            if title == "Protection" and any(COLOR_LETTERS[w] in source_colors for w in argument.split()
+                                             if w in COLOR_LETTERS):
+                return False
     return not ("Hexproof" in keywords and state.cards[card].controller != controller)
 
 

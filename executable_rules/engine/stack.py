@@ -130,6 +130,11 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
     with state.action(f"cast {chosen.name}"):
         source = state.zone_of(card).label
         state.move(card, state.stack)                                                 # 601.2a
+        from ..actions.splice import splice_onto
+        chosen, splice_costs, _ = splice_onto(state, player, card, chosen, choose=choose)   # 601.2b (Splice — CR 702.47a)
+        if splice_costs:
+            bodies = spell_body(chosen)
+            specs = [s for body in bodies for s in target_specs(body)]
         targets: list[ObjectRef | str | None] = []
         if specs:                                                                     # 601.2c
             picked = choose_targets(state, player, specs, card, chosen.name, choose, Citation("Casting Spells", "601.2c"))
@@ -157,7 +162,11 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
                                     Citation("Casting Spells", "601.2b"))
         if kicked and kicker is not None:
             cost = kicker if cost is None or without_paying else cost + kicker        # 601.2f: the total cost
-        if (not without_paying or kicked) and cost is not None:                        # 601.2f–h
+        if splice_costs and without_paying and not kicked:
+            cost = None                         # without paying its mana cost, the additional costs are still paid
+        for extra in splice_costs:                                                    # an additional cost (702.47a)
+            cost = extra if cost is None else cost + extra
+        if (not without_paying or kicked or splice_costs) and cost is not None:        # 601.2f–h
             cost = cost_modifiers(state, player, chosen, cost)
             pay_x = x
             for pay_part in _cost_payers():                                           # convoke: 601.2g–h
