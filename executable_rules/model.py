@@ -562,6 +562,7 @@ class Spell:
     kicked: bool = False
     targets: tuple[ObjectRef | str | None, ...] = ()   # one per target phrase; None: an "up to" target not chosen
     paid: tuple[str, ...] = ()
+    spent: tuple[str, ...] = ()   # the mana spent on its costs, by symbol (Sunburst — CR 702.44a counts its colours)
 
     @property
     def mana_value(self) -> int:
@@ -682,6 +683,7 @@ class LastKnown:
     types: frozenset[str]
     incarnation: int
     face_down: bool = False
+    counters: tuple[tuple[str, int], ...] = ()      # as it left (Modular — CR 702.43a counts its +1/+1 counters)
 
 
 # --------------------------------------------------------------------------- players and the game state
@@ -1021,7 +1023,8 @@ class GameState:
         self._undo.append(("insert", src.cards, index, card))
         if src.kind is ZoneKind.BATTLEFIELD:
             self.set_item(self.last_known, card, LastKnown(
-                c.controller or c.owner, c.name, c.types, self.incarnation.get(card, 0), c.face_down is not None))
+                c.controller or c.owner, c.name, c.types, self.incarnation.get(card, 0), c.face_down is not None,
+                tuple(sorted(c.counters.items()))))
             if c.face_down:
                 self.emit(EventKind.REVEAL, c.owner, (card,), source=src.label, detail="a face-down permanent leaving the battlefield is revealed",
                           citation=Citation("Face-Down Spells and Permanents", "708.9"))

@@ -143,6 +143,7 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
                                     Citation("Casting Spells", "601.2c"))
             targets = picked
         paid: tuple[str, ...] = ()
+        spent: list[str] = []
         kicked = False
         kicker = kicker_cost(chosen)
         if kicker is not None:                                                        # 601.2b: announce kicker
@@ -171,8 +172,8 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
             pay_x = x
             for pay_part in _cost_payers():                                           # convoke: 601.2g–h
                 cost, pay_x = pay_part(state, player, card, chosen, cost, pay_x, choose)
-            paid = tuple(pay_mana(state, player, cost, choose, chosen.name, pay_x))
-        spell = Spell(card, player, chosen, x, without_paying, kicked, tuple(targets), paid)
+            paid = tuple(pay_mana(state, player, cost, choose, chosen.name, pay_x, spent))
+        spell = Spell(card, player, chosen, x, without_paying, kicked, tuple(targets), paid, tuple(spent))
         state.set_item(state.spells, card, spell)
         note = "without paying its mana cost" if without_paying else (f"paid by tapping {', '.join(paid)}" if paid
                                                                        else "no mana to pay")
@@ -216,10 +217,10 @@ def resolve_top(state: GameState, choose: Chooser = first_legal) -> None:
             if spell.kicked:
                 # The permanent remembers its spell was kicked for "if it was kicked" (Kicker — CR 702.33d).
                 enter_battlefield(state, top, spell.controller, x=spell.x, choose=choose,
-                                  detail="a kicked permanent spell resolves (608.3)", kicked=True)
+                                  detail="a kicked permanent spell resolves (608.3)", kicked=True, spent=spell.spent)
                 return
             enter_battlefield(state, top, spell.controller, x=spell.x, choose=choose,
-                              detail="a permanent spell resolves (608.3)")
+                              detail="a permanent spell resolves (608.3)", spent=spell.spent)
             return
         unread = [a for a in parse_card(spell.face.name, spell.face.text).abilities if not a.parsed]
         if unread:
