@@ -103,8 +103,35 @@ def _cost_payers() -> list:  # type: ignore[type-arg]
     return [m.pay_part_of_cost for m in ACTIONS if hasattr(m, "pay_part_of_cost")]
 
 
+def cast_permitted(state: GameState, player: str, card: int, face: Face) -> None:
+    """Casting Spells — CR 601.3: a spell may be cast only if a rule or effect allows it and none prohibits it,
+    judged by the characteristics it will have (601.3e): "Creature spells can't be cast." prohibits; a card in a
+    library may be cast only from the top with "You may cast [creature] spells from the top of your library."."""
+    from .layers import TYPE_WORDS
+
+    def fits(words: list[str]) -> bool:
+        wanted = {TYPE_WORDS[w] for w in words if w in TYPE_WORDS}
+        return wanted <= face.types
+    for permanent in state.permanents():
+        if permanent.face_down:
+            continue
+        for a in permanent.oracle.parsed.abilities:
+            if a.static == "cant_be_cast" and fits(a.text.split(" spells ")[0].split()):
+                raise IllegalChoice(f"cast {face.name}", f"{permanent.oracle.name}: {a.text}",
+                                    Citation("Casting Spells", "601.3"))
+    library = state.player(state.cards[card].owner).library
+    if state.zone_of(card) is library:
+        allowed = library.cards[:1] == [card] and any(
+            a.static == "may_look_top" and "cast" in a.text and fits(a.text.split(" spells ")[0].split()[3:])
+            for p in state.permanents(player) if not p.face_down for a in p.oracle.parsed.abilities)
+        if not allowed:
+            raise IllegalChoice(f"cast {face.name}", f"no rule or effect allows {player} to cast {face.name} "
+                                f"from {library.label}", Citation("Casting Spells", "601.3"))
+
+
 def cast_spell(state: GameState, player: str, card: int, *, face: str | None = None, x: int = 0,
-               without_paying: bool = False, alternative: bool = False, choose: Chooser = first_legal) -> Spell:
+               without_paying: bool = False, alternative: bool = False, bestowed: bool = False,
+               choose: Chooser = first_legal) -> Spell:
     """``player`` casts ``card``, paying its costs; return the spell on the stack.
 
     ``alternative`` pays the face's alternative cost instead of its mana cost (Casting Spells — CR 601.2b,
@@ -119,6 +146,11 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
     if chosen.is_land:
         raise IllegalChoice(f"cast {chosen.name}", f"{chosen.name} is a land: it is played, not cast",
                             Citation("Lands", "305.9"))
+    bestow_cost = None
+    if bestowed:                                      # Bestow — CR 702.103a–b: an Aura spell, for its bestow cost
+        from ..actions.bestow import bestowed_face
+        chosen, bestow_cost = bestowed_face(chosen)
+    cast_permitted(state, player, card, chosen)       # 601.3, with the bestowed characteristics (601.3e, 702.103d)
     instant = "Instant" in chosen.types or c.oracle.parsed.has_keyword("Flash")
     if not instant and (state.stack.cards or state.active != player or "main" not in state.step):
         raise IllegalChoice(f"cast {chosen.name}", "a noninstant spell is cast only in its controller's main phase "
@@ -127,6 +159,9 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
         raise ValueError(f"{chosen.name} has no X in its mana cost")
     bodies = spell_body(chosen)
     specs = [s for body in bodies for s in target_specs(body)]
+    if bestowed:
+        from ..actions.bestow import aura_target
+        specs = [aura_target()]                       # its enchant creature ability says what it targets (702.103b)
     with state.action(f"cast {chosen.name}"):
         source = state.zone_of(card).label
         state.move(card, state.stack)                                                 # 601.2a
@@ -151,7 +186,7 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
                                                [Option(f"pay kicker {kicker}", True), Option("don't pay kicker", False)]),
                             choose)
             kicked = bool(answer.value)
-        cost = chosen.mana_cost
+        cost = bestow_cost if bestowed else chosen.mana_cost                           # 601.2f: bestow's alternative cost
         if alternative:
             found = alternative_cost(state, player, chosen)
             if found is None:
@@ -212,6 +247,8 @@ def resolve_top(state: GameState, choose: Chooser = first_legal) -> None:
             return
         state.emit(EventKind.RESOLVE, spell.controller, (top,), names=(name,),
                    citation=Citation("Resolving Spells and Abilities", "608.2"))
+        if "Aura" in spell.face.subtypes:
+            raise Unimplemented(f"{name}: an Aura spell resolving attaches to its target; the model has no attachments")
         if spell.face.types & {"Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle"}:
             state.delete_item(state.spells, top)
             if spell.kicked:
