@@ -1,6 +1,10 @@
-"""Keyword Abilities — CR 702 (702.1b)
+"""Keyword Abilities — CR 702 (702.1a–b)
 
-General rules of keyword abilities. An effect that grants an object a keyword
+General rules of keyword abilities. A "[keyword ability] cost" is only that
+keyword's variable cost (Keyword Abilities — CR 702.1a): the scavenge cost
+Varolz, the Scar-Striped gives a creature card is its mana cost, and the
+activation cost of its scavenge ability is that plus exiling it (see
+:mod:`.scavenge`). An effect that grants an object a keyword
 ability may define a variable in it from the object's characteristics or the
 game state, and that value is reevaluated constantly
 (Keyword Abilities — CR 702.1b): Volcano Hellion's "echo {X}, where X is your
@@ -31,11 +35,14 @@ from ..oracle.keywords import canonical_keyword
 KEYWORD = "Keyword Abilities"
 KIND = "rule"
 JAPANESE = ("キーワード能力",)
-SUBRULES = ("1b",)
-SUMMARY = "General rules of keyword abilities: a variable a granting effect defines is reevaluated constantly."
+SUBRULES = ("1a", "1b")
+SUMMARY = "General rules of keyword abilities: a keyword's cost is its variable cost; a variable a granting effect defines is reevaluated constantly."
+EXAMPLES_OUT_OF_REACH = {
+    ("702.1b", 2): "Past in Flames granting flashback to the cards in a graveyard, and casting a split card's half "
+                   "with flashback from a graveyard, aren't modelled",
+}
+"""CR examples of these rules that aren't scenarios, with the reason."""
 OUT_OF_REACH = {
-    "1a": "Varolz's granted scavenge (activated from a graveyard, its cost the card's mana cost) isn't modelled: "
-          "the model activates only abilities printed on permanents",
     "1c": "Concerted Effort's \"the same is true for …\" grant of every landwalk and protection variant isn't read "
           "by the grammar, and the model has no landwalk or protection variants to copy",
     "1d": "no ability of the model's cards refers to an object \"with [keyword ability]\" other than flying",
