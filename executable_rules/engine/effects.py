@@ -101,7 +101,8 @@ def _targetable(state: GameState, controller: str, card: int, source: int | None
         from .layers import COLOR_LETTERS
         source_colors = (characteristics(state, source).colors if state.zone_of(source) is state.battlefield
                          else state.cards[source].oracle.colors)
-        for title, argument in state.cards[card].oracle.parsed.keywords:
+        granted = [("Protection", k.removeprefix("Protection ")) for k in keywords if k.startswith("Protection from")]
+        for title, argument in [*state.cards[card].oracle.parsed.keywords, *granted]:
             if title == "Protection" and any(COLOR_LETTERS[w] in source_colors for w in argument.split()
                                              if w in COLOR_LETTERS):
                 return False
