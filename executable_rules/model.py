@@ -456,6 +456,7 @@ class Card:
     added_types: frozenset[str] = frozenset()
     damage: int = 0
     timestamp: int = 0
+    phased_out: bool = False      # treated as though it doesn't exist (Phasing — CR 702.26b)
 
     def __repr__(self) -> str:
         return f"<Card #{self.id} {self.oracle.name} ({self.owner})>"
@@ -530,7 +531,7 @@ class Card:
 
     def status(self) -> tuple[Any, ...]:
         return (self.controller, tuple(sorted(self.counters.items())), self.face_down,
-                self.tapped, self.added_types, self.damage, self.timestamp)
+                self.tapped, self.added_types, self.damage, self.timestamp) + ((True,) if self.phased_out else ())
 
 
 # --------------------------------------------------------------------------- stack objects and events
@@ -561,6 +562,7 @@ class Spell:
     kicked: bool = False
     targets: tuple[ObjectRef | str | None, ...] = ()   # one per target phrase; None: an "up to" target not chosen
     paid: tuple[str, ...] = ()
+    spent: tuple[str, ...] = ()   # the mana spent on its costs, by symbol (Sunburst — CR 702.44a counts its colours)
 
     @property
     def mana_value(self) -> int:
@@ -582,6 +584,7 @@ class TriggeredAbility:
     line: int = 0                 # the line of the source's Oracle text this ability is
     activated: bool = False       # an activated ability (Activating Activated Abilities — CR 602) rather than triggered
     x: int = 0
+    keyword: str = ""             # a keyword ability's trigger (Cumulative Upkeep): its module resolves it
 
     @property
     def label(self) -> str:
@@ -688,6 +691,7 @@ class LastKnown:
     types: frozenset[str]
     incarnation: int
     face_down: bool = False
+    counters: tuple[tuple[str, int], ...] = ()      # as it left (Modular — CR 702.43a counts its +1/+1 counters)
 
 
 # --------------------------------------------------------------------------- players and the game state
@@ -880,8 +884,10 @@ class GameState:
         return ref.card in self.cards and self.incarnation.get(ref.card, 0) == ref.incarnation
 
     def permanents(self, controller: str | None = None) -> list[Card]:
+        """The permanents (of ``controller``); a phased-out one is treated as though it doesn't exist
+        (Phasing — CR 702.26b)."""
         return [self.cards[c] for c in self.battlefield.cards
-                if controller is None or self.cards[c].controller == controller]
+                if (controller is None or self.cards[c].controller == controller) and not self.cards[c].phased_out]
 
     # ---- the undo log
 
@@ -1066,14 +1072,16 @@ class GameState:
         self._undo.append(("insert", src.cards, index, card))
         if src.kind is ZoneKind.BATTLEFIELD:
             self.set_item(self.last_known, card, LastKnown(
-                c.controller or c.owner, c.name, c.types, self.incarnation.get(card, 0), c.face_down is not None))
+                c.controller or c.owner, c.name, c.types, self.incarnation.get(card, 0), c.face_down is not None,
+                tuple(sorted(c.counters.items()))))
             if c.face_down:
                 self.emit(EventKind.REVEAL, c.owner, (card,), source=src.label, detail="a face-down permanent leaving the battlefield is revealed",
                           citation=Citation("Face-Down Spells and Permanents", "708.9"))
         if src.kind is ZoneKind.STACK:
             self.delete_item(self.spells, card)
         for attr, fresh in (("controller", None), ("counters", {}), ("face_down", None),
-                            ("tapped", False), ("added_types", frozenset()), ("damage", 0), ("timestamp", 0)):
+                            ("tapped", False), ("added_types", frozenset()), ("damage", 0), ("timestamp", 0),
+                            ("phased_out", False)):
             if getattr(c, attr) != fresh:
                 self.set(c, attr, fresh if attr != "counters" else {})
         if to.kind is ZoneKind.BATTLEFIELD:
@@ -1132,7 +1140,8 @@ class GameState:
                 zones[id(p.zone(kind))] = q.zone(kind)
         for card_id, card in self.cards.items():
             new.cards[card_id] = Card(card.id, card.owner, card.oracle, card.controller, dict(card.counters),
-                                      card.face_down, card.tapped, card.added_types, card.damage, card.timestamp)
+                                      card.face_down, card.tapped, card.added_types, card.damage, card.timestamp,
+                                      card.phased_out)
         for zone_src in [self.battlefield, self.stack, self.exile] + [
             p.zone(k) for p in self.players for k in (ZoneKind.LIBRARY, ZoneKind.HAND, ZoneKind.GRAVEYARD, ZoneKind.OUTSIDE)
         ]:

@@ -400,6 +400,7 @@ class ScenarioSetup:
                 c.damage = int(spec["damage"])
             if spec.get("loyalty"):          # a planeswalker's loyalty counters (its printed loyalty as it enters)
                 c.counters = {**c.counters, "loyalty": int(spec["loyalty"])}
+            c.phased_out = bool(spec.get("phased_out", False))
         elif kind is ZoneKind.EXILE and spec.get("counters"):     # a suspended card's time counters (Suspend — CR 702.62b)
             c.counters = _setup_counters(spec["counters"])
         self.names.setdefault(oracle.name, []).append(card)
@@ -555,7 +556,7 @@ STEP_KEYS: dict[str, set[str]] = {
     "resolve_ability": {"name", "player", "targets", "effect"}, "exile_targets": set(),
     "choose_card": {"player", "zone", "remember", "not", "type"}, "choose_option": {"player", "options"},
     "destroy": {"card", "player"}, "effect": {"name", "player"},
-    "cast_spell": {"player", "card", "face", "x", "zone", "targets", "without_paying", "alternative"},
+    "cast_spell": {"player", "card", "face", "x", "zone", "targets", "without_paying", "alternative", "bestowed"},
     "activate": {"player", "card", "ability", "x", "targets"},
     "play_land": {"player", "card"},
     "resolve_stack": set(), "pass_to": {"step", "turn"}, "tap": {"card", "player"},
@@ -674,7 +675,8 @@ def _run_step(run: ScenarioRun, step: dict[str, Any], choose: Chooser) -> None:
         engine_stack.cast_spell(state, player, run.card(step["card"], zone=step.get("zone", f"{player}.hand")),
                                 face=step.get("face"), x=int(step.get("x", 0)),
                                 without_paying=bool(step.get("without_paying", False)),
-                                alternative=bool(step.get("alternative", False)), choose=choose)
+                                alternative=bool(step.get("alternative", False)),
+                                bestowed=bool(step.get("bestowed", False)), choose=choose)
     elif do == "activate":
         engine_stack.activate(state, player, run.card(step["card"]), str(step.get("ability", "")),
                               x=int(step.get("x", 0)), choose=choose)

@@ -95,7 +95,8 @@ def test_examples_cards_and_rulings_are_linked(checks_db):
     db, _ = checks_db
     examples = {r["scenario_id"]: r for r in db["scenario_examples"].rows_where("release = '20260417'")}
     assert {"search-701.23b-splinter-howling-mine", "search-701.23c-lobotomy-empty-hand",
-            "search-701.23f-mindcensor-veteran-explorer", "lifelink-702.15e-example-ajanis-pridemate"} <= set(examples)
+            "search-701.23f-mindcensor-veteran-explorer", "lifelink-702.15e-example-ajanis-pridemate",
+            "convoke-702.51b-heartless-summoning-siege-wurm"} <= set(examples)
     by_id = {s.id: s for s in load_scenarios()}
     # Every link is the example the scenario's source names (rule and seq).
     assert all((r["rule_number"], r["seq"]) == (by_id[sid].source["rule"], by_id[sid].source["seq"])

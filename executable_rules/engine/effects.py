@@ -95,15 +95,25 @@ def legal_targets(state: GameState, controller: str, spec: Node, source: int) ->
         else:
             found += [state.ref(c) for c in candidates(state, controller, desc, source)
                       if not (kind == "target_other" and c == source)]
-    return [t for t in found if isinstance(t, str) or _targetable(state, controller, t.card)]
+    return [t for t in found if isinstance(t, str) or _targetable(state, controller, t.card, source)]
 
 
-def _targetable(state: GameState, controller: str, card: int) -> bool:
+def _targetable(state: GameState, controller: str, card: int, source: int | None = None) -> bool:
     if state.zone_of(card) is not state.battlefield:
         return True
     keywords = characteristics(state, card).keywords
     if "Shroud" in keywords:
         return False
+    if "Protection" in keywords and source is not None and source in state.cards:
+        # Protection from a colour: it can't be the target of a spell or ability of that colour (Protection — CR 702.16b).
+        from .layers import COLOR_LETTERS
+        source_colors = (characteristics(state, source).colors if state.zone_of(source) is state.battlefield
+                         else state.cards[source].oracle.colors)
+        granted = [("Protection", k.removeprefix("Protection ")) for k in keywords if k.startswith("Protection from")]
+        for title, argument in [*state.cards[card].oracle.parsed.keywords, *granted]:
+            if title == "Protection" and any(COLOR_LETTERS[w] in source_colors for w in argument.split()
+                                             if w in COLOR_LETTERS):
+                return False
     return not ("Hexproof" in keywords and state.cards[card].controller != controller)
 
 
@@ -1113,6 +1123,26 @@ def may(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
         run_effect(state, ctx, inner, choose)
 
 
+def for_each(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"Draw a card for each creature you control": the effect once for each object the description names now
+    (only effects that are the same done N times one by one: drawing, milling, gaining life)."""
+    from ..oracle import parse_line
+    from .selectors import candidates
+    inner = next(c for c in node.children if isinstance(c, Tree))
+    words = next(str(t) for t in node.children if isinstance(t, Token) and t.type == "FOR_EACH").strip()
+    if inner.data not in ("draw", "mill", "gain_life") or not words.endswith("you control"):
+        raise Unimplemented(f"{ctx.name}: {text(node)!r}")
+    # The description is read by the grammar as the object of "destroy each …".
+    tree = parse_line(f"Destroy each {words}.", "?").tree
+    desc = find(tree, "each_desc") if tree is not None else None
+    if desc is None:
+        raise Unimplemented(f"{ctx.name}: for each {words!r}")
+    n = len(candidates(state, ctx.controller, desc, ctx.source))
+    _note(state, ctx, f"for each {words}: {n}")
+    for _ in range(n):
+        run_effect(state, ctx, inner, choose)
+
+
 HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "deal_damage": deal_damage, "put_counters": put_counters, "gain_life": gain_life, "lose_life": lose_life,
     "draw": draw, "destroy": destroy, "exile": exile, "bounce": bounce, "pump": pump, "gain_keyword": gain_keyword,
@@ -1129,4 +1159,5 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "proliferate": proliferate, "connive": connive, "amass": amass, "adapt": adapt, "monstrosity": monstrosity,
     "bolster": bolster, "support": support, "populate": populate, "detain": detain, "fateseal": fateseal,
     "clash": clash, "learn": learn,
+    "for_each": for_each,
 }

@@ -135,9 +135,11 @@ def _plan(pool: tuple[str, ...], sources: list[tuple[int, list[tuple[str, ...]]]
     return best
 
 
-def pay_mana(state: GameState, player: str, cost: ManaCost, choose: Chooser, what: str, x: int = 0) -> list[str]:
+def pay_mana(state: GameState, player: str, cost: ManaCost, choose: Chooser, what: str, x: int = 0,
+             spent: list[str] | None = None) -> list[str]:
     """Pay ``cost`` (with X = ``x``): tap mana sources as needed (601.2g), then pay from the pool (601.2h).
-    Return the names of the sources tapped; :class:`IllegalChoice` if it can't be paid."""
+    Return the names of the sources tapped (and add the mana spent to ``spent``); :class:`IllegalChoice` if it
+    can't be paid."""
     p = state.player(player)
     plan = _plan(p.mana, mana_sources(state, player), cost, x)
     if plan is None:
@@ -155,6 +157,13 @@ def pay_mana(state: GameState, player: str, cost: ManaCost, choose: Chooser, wha
                    citation=Citation("Mana Abilities", "605.3a"))
     remaining = pay(p.mana, cost, x)
     assert remaining is not None
+    if spent is not None:
+        left = list(remaining)
+        for m in p.mana:
+            if m in left:
+                left.remove(m)
+            else:
+                spent.append(m)
     state.set(p, "mana", remaining)
     state.emit(EventKind.PAY, player, names=(what,), detail=f"pays {cost}" + (f" with X={x}" if cost.has_x else ""),
                citation=Citation("Casting Spells", "601.2h"))

@@ -29,9 +29,10 @@ def _has_static(state: GameState, card: int, template: str) -> bool:
 
 def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: bool = False, x: int = 0,
                       face_down: FaceDown | None = None, choose: Chooser = first_legal, detail: str = "",
-                      kicked: bool = False) -> None:
+                      kicked: bool = False, spent: tuple[str, ...] | None = None) -> None:
     """Put ``card`` onto the battlefield under ``controller``'s control, with its own "enters tapped" and
-    "enters with … counters" replacement effects applied as it enters (614.1c, 614.12)."""
+    "enters with … counters" replacement effects applied as it enters (614.1c, 614.12). ``spent`` is the mana
+    spent to cast it when it enters as a resolving spell (for Sunburst — CR 702.44b)."""
     from .selectors import amount_of, find
     c = state.cards[card]
     source = state.zone_of(card).label
@@ -63,6 +64,13 @@ def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: b
                 if amount:
                     state.add_counters(card, kind, amount)
                 notes.append(f"with {amount} {kind} counter(s) (Replacement Effects — CR 614.1c)")
+        from ..actions import ACTIONS            # keyword abilities that say how it enters (Modular, Sunburst)
+        for module in ACTIONS:
+            if hasattr(module, "entering_counters"):
+                for kind, amount, note in module.entering_counters(state, card, spent):
+                    if amount:
+                        state.add_counters(card, kind, amount)
+                    notes.append(note)
     state.emit(EventKind.MOVE, controller, (card,), names=(state.cards[card].display_name if face_down else name,),
                source=source, destination="battlefield", detail="; ".join(notes))
 

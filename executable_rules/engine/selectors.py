@@ -63,7 +63,7 @@ def amount_of(node: Node | None, x: int = 0, default: int = 1) -> int:
 
 def candidates(state: GameState, controller: str, node: Node, source: int | None = None) -> list[int]:
     """Every object ``node`` could mean now: permanents, or cards in the graveyards it names."""
-    pool = list(state.battlefield.cards)
+    pool = [c.id for c in state.permanents()]          # not the phased-out ones (Phasing — CR 702.26b)
     _, kinds, owner, _ = _description(node)
     if owner in ("in_your_graveyard", "in_a_graveyard") or any(k.endswith("card") for k in kinds):
         pool += [c for p in state.players for c in p.graveyard.cards]

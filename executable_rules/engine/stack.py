@@ -66,8 +66,71 @@ def kicker_cost(face: Face) -> ManaCost | None:
         return None
 
 
+def cost_modifiers(state: GameState, player: str, face: Face, cost: ManaCost) -> ManaCost:
+    """The total cost with the cost increases and reductions of permanents applied ("Creature spells you cast
+    cost {2} less to cast.", Casting Spells — CR 601.2f): a reduction lowers only the generic part."""
+    from .layers import TYPE_WORDS
+    generic = sum(int(s) for s in cost.symbols if s.isdigit())
+    for permanent in state.permanents():
+        if permanent.face_down:
+            continue
+        for a in permanent.oracle.parsed.abilities:
+            if a.static != "cost_reduction" or a.tree is None:
+                continue
+            who = a.text.split(" cost ")[0].split()
+            if "you" in who and permanent.controller != player or "opponents" in who and permanent.controller == player:
+                continue
+            wanted = {TYPE_WORDS[w.removesuffix("s")] for w in who if w.removesuffix("s") in TYPE_WORDS}
+            unwanted = {TYPE_WORDS[w[3:]] for w in who if w.startswith("non") and w[3:] in TYPE_WORDS}
+            either = "and" in who or "or" in who                        # "instant and sorcery spells"
+            if wanted and not (wanted & face.types if either else wanted <= face.types):
+                continue
+            if unwanted & face.types:
+                continue
+            amount = sum(int(str(t).strip("{}")) for t in next(a.tree.find_data("mana_cost")).children
+                         if str(t).strip("{}").isdigit())
+            generic = max(0, generic - amount) if " less " in a.text else generic + amount
+            state.emit(EventKind.NOTHING, player, names=(face.name,), detail=f"{permanent.oracle.name}: {a.text}",
+                       citation=Citation("Casting Spells", "601.2f"))
+    rest = tuple(s for s in cost.symbols if not s.isdigit())
+    return ManaCost(((str(generic),) if generic or not rest else ()) + rest)
+
+
+def _cost_payers() -> list:  # type: ignore[type-arg]
+    """``pay_part_of_cost`` of the keyword modules that pay part of a total cost otherwise than with mana
+    (Convoke — CR 702.51a)."""
+    from ..actions import ACTIONS
+    return [m.pay_part_of_cost for m in ACTIONS if hasattr(m, "pay_part_of_cost")]
+
+
+def cast_permitted(state: GameState, player: str, card: int, face: Face) -> None:
+    """Casting Spells — CR 601.3: a spell may be cast only if a rule or effect allows it and none prohibits it,
+    judged by the characteristics it will have (601.3e): "Creature spells can't be cast." prohibits; a card in a
+    library may be cast only from the top with "You may cast [creature] spells from the top of your library."."""
+    from .layers import TYPE_WORDS
+
+    def fits(words: list[str]) -> bool:
+        wanted = {TYPE_WORDS[w] for w in words if w in TYPE_WORDS}
+        return wanted <= face.types
+    for permanent in state.permanents():
+        if permanent.face_down:
+            continue
+        for a in permanent.oracle.parsed.abilities:
+            if a.static == "cant_be_cast" and fits(a.text.split(" spells ")[0].split()):
+                raise IllegalChoice(f"cast {face.name}", f"{permanent.oracle.name}: {a.text}",
+                                    Citation("Casting Spells", "601.3"))
+    library = state.player(state.cards[card].owner).library
+    if state.zone_of(card) is library:
+        allowed = library.cards[:1] == [card] and any(
+            a.static == "may_look_top" and "cast" in a.text and fits(a.text.split(" spells ")[0].split()[3:])
+            for p in state.permanents(player) if not p.face_down for a in p.oracle.parsed.abilities)
+        if not allowed:
+            raise IllegalChoice(f"cast {face.name}", f"no rule or effect allows {player} to cast {face.name} "
+                                f"from {library.label}", Citation("Casting Spells", "601.3"))
+
+
 def cast_spell(state: GameState, player: str, card: int, *, face: str | None = None, x: int = 0,
-               without_paying: bool = False, alternative: bool = False,
+               without_paying: bool = False, alternative: bool = False, bestowed: bool = False,
                pay_instead: tuple[ManaCost, str] | None = None, choose: Chooser = first_legal) -> Spell:
     """``player`` casts ``card``, paying its costs; return the spell on the stack.
 
@@ -84,6 +147,11 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
     if chosen.is_land:
         raise IllegalChoice(f"cast {chosen.name}", f"{chosen.name} is a land: it is played, not cast",
                             Citation("Lands", "305.9"))
+    bestow_cost = None
+    if bestowed:                                      # Bestow — CR 702.103a–b: an Aura spell, for its bestow cost
+        from ..actions.bestow import bestowed_face
+        chosen, bestow_cost = bestowed_face(chosen)
+    cast_permitted(state, player, card, chosen)       # 601.3, with the bestowed characteristics (601.3e, 702.103d)
     instant = "Instant" in chosen.types or c.oracle.parsed.has_keyword("Flash")
     if not instant and (state.stack.cards or state.active != player or "main" not in state.step):
         raise IllegalChoice(f"cast {chosen.name}", "a noninstant spell is cast only in its controller's main phase "
@@ -92,9 +160,17 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
         raise ValueError(f"{chosen.name} has no X in its mana cost")
     bodies = spell_body(chosen)
     specs = [s for body in bodies for s in target_specs(body)]
+    if bestowed:
+        from ..actions.bestow import aura_target
+        specs = [aura_target()]                       # its enchant creature ability says what it targets (702.103b)
     with state.action(f"cast {chosen.name}"):
         source = state.zone_of(card).label
         state.move(card, state.stack)                                                 # 601.2a
+        from ..actions.splice import splice_onto
+        chosen, splice_costs, _ = splice_onto(state, player, card, chosen, choose=choose)   # 601.2b (Splice — CR 702.47a)
+        if splice_costs:
+            bodies = spell_body(chosen)
+            specs = [s for body in bodies for s in target_specs(body)]
         targets: list[ObjectRef | str | None] = []
         if specs:                                                                     # 601.2c
             picked = choose_targets(state, player, specs, card, chosen.name, choose, Citation("Casting Spells", "601.2c"))
@@ -103,6 +179,7 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
                                     Citation("Casting Spells", "601.2c"))
             targets = picked
         paid: tuple[str, ...] = ()
+        spent: list[str] = []
         kicked = False
         kicker = kicker_cost(chosen)
         if kicker is not None:                                                        # 601.2b: announce kicker
@@ -113,7 +190,7 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
         from ..actions.collect_evidence import EVIDENCE, evidence_cost, may_collect_evidence
         evidence = evidence_cost(chosen)
         collected = evidence is not None and may_collect_evidence(state, player, evidence, choose=choose) is not None
-        cost = chosen.mana_cost
+        cost = bestow_cost if bestowed else chosen.mana_cost                           # 601.2f: bestow's alternative cost
         if alternative:
             found = alternative_cost(state, player, chosen)
             if found is None:
@@ -127,11 +204,19 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
             cost = pay_instead[0]
         if kicked and kicker is not None:
             cost = kicker if cost is None or without_paying else cost + kicker        # 601.2f: the total cost
-        if (not without_paying or kicked) and cost is not None:                        # 601.2f–h
-            paid = tuple(pay_mana(state, player, cost, choose, chosen.name, x))
+        if splice_costs and without_paying and not kicked:
+            cost = None                         # without paying its mana cost, the additional costs are still paid
+        for extra in splice_costs:                                                    # an additional cost (702.47a)
+            cost = extra if cost is None else cost + extra
+        if (not without_paying or kicked or splice_costs) and cost is not None:        # 601.2f–h
+            cost = cost_modifiers(state, player, chosen, cost)
+            pay_x = x
+            for pay_part in _cost_payers():                                           # convoke: 601.2g–h
+                cost, pay_x = pay_part(state, player, card, chosen, cost, pay_x, choose)
+            paid = tuple(pay_mana(state, player, cost, choose, chosen.name, pay_x, spent))
         if collected:                                                                 # Collect Evidence — CR 701.59c
             paid += (f"{EVIDENCE} {evidence}",)
-        spell = Spell(card, player, chosen, x, without_paying, kicked, tuple(targets), paid)
+        spell = Spell(card, player, chosen, x, without_paying, kicked, tuple(targets), paid, tuple(spent))
         state.set_item(state.spells, card, spell)
         note = "without paying its mana cost" if without_paying else (f"paid by tapping {', '.join(paid)}" if paid
                                                                        else "no mana to pay")
@@ -173,15 +258,17 @@ def resolve_top(state: GameState, choose: Chooser = first_legal) -> None:
             return
         state.emit(EventKind.RESOLVE, spell.controller, (top,), names=(name,),
                    citation=Citation("Resolving Spells and Abilities", "608.2"))
+        if "Aura" in spell.face.subtypes:
+            raise Unimplemented(f"{name}: an Aura spell resolving attaches to its target; the model has no attachments")
         if spell.face.types & {"Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle"}:
             state.delete_item(state.spells, top)
             if spell.kicked:
                 # The permanent remembers its spell was kicked for "if it was kicked" (Kicker — CR 702.33d).
                 enter_battlefield(state, top, spell.controller, x=spell.x, choose=choose,
-                                  detail="a kicked permanent spell resolves (608.3)", kicked=True)
+                                  detail="a kicked permanent spell resolves (608.3)", kicked=True, spent=spell.spent)
                 return
             enter_battlefield(state, top, spell.controller, x=spell.x, choose=choose,
-                              detail="a permanent spell resolves (608.3)")
+                              detail="a permanent spell resolves (608.3)", spent=spell.spent)
             return
         unread = [a for a in parse_card(spell.face.name, spell.face.text).abilities if not a.parsed]
         if unread:
@@ -213,6 +300,15 @@ def _ability_context(state: GameState, ability: TriggeredAbility, parsed: Abilit
 
 
 def _resolve_ability(state: GameState, ability: TriggeredAbility, choose: Chooser) -> None:
+    if ability.keyword:                           # a keyword ability's trigger: its module resolves it
+        from ..actions import find_action
+        with state.action(f"resolve {ability.label}"):
+            state.replace_list(state.stack.cards, state.stack.cards[:-1])
+            state.delete_item(state.abilities, ability.id)
+            state.emit(EventKind.RESOLVE, ability.controller, names=(ability.label,), detail=ability.ability,
+                       citation=Citation("Resolving Spells and Abilities", "608.2"))
+            find_action(ability.keyword).resolve_keyword_trigger(state, ability, choose)
+        return
     parsed = ability_of(state, ability)
     with state.action(f"resolve {ability.label}"):
         state.replace_list(state.stack.cards, state.stack.cards[:-1])

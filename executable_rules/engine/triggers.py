@@ -18,6 +18,7 @@ A face-down permanent has no abilities, so it triggers nothing (Face-Down Spells
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from lark import Token, Tree
 
@@ -220,7 +221,7 @@ def watch(state: GameState, event: Event) -> None:
         sources += [c for c in event.cards if c not in sources]       # leaves-the-battlefield: look back (603.10a)
     for card_id in sources:
         card = state.cards.get(card_id)
-        if card is None or card.face_down:
+        if card is None or card.face_down or card.phased_out:      # a phased-out one doesn't exist (Phasing — CR 702.26b)
             continue
         if state.zone_of(card_id) is not state.battlefield:
             known = state.last_known.get(card_id)
@@ -242,6 +243,21 @@ def watch(state: GameState, event: Event) -> None:
             state.append(state.pending_triggers, TriggeredAbility(
                 state.ref(card_id) if state.zone_of(card_id) is state.battlefield else
                 _last_ref(state, card_id), card.oracle.name, controller, ability.text, event, line=ability.line))
+        for module in _keyword_trigger_modules():          # keyword abilities that trigger (Cumulative Upkeep)
+            for line, ability_text in module.keyword_triggers(state, card, event):
+                controller = card.controller or (state.last_known[card_id].controller if card_id in state.last_known
+                                                 else card.owner)
+                state.append(state.pending_triggers, TriggeredAbility(
+                    state.ref(card_id) if state.zone_of(card_id) is state.battlefield else _last_ref(state, card_id),
+                    card.oracle.name, controller, ability_text, event, line=line, keyword=module.KEYWORD))
+
+
+def _keyword_trigger_modules() -> list[Any]:
+    """The keyword-ability modules whose abilities trigger: ``keyword_triggers(state, card, event)`` gives the
+    (line, text) of each instance ``event`` triggers; ``resolve_keyword_trigger(state, ability, choose)`` resolves
+    one (and ``keyword_targets(state, ability, choose)``, if there, chooses its targets)."""
+    from ..actions import ACTIONS
+    return [m for m in ACTIONS if hasattr(m, "keyword_triggers")]
 
 
 def intervening_condition(ability: Ability) -> str | None:
@@ -294,6 +310,8 @@ def put_triggers_on_stack(state: GameState, choose: Chooser) -> int:
 
 
 def _put_one(state: GameState, ability: TriggeredAbility, choose: Chooser) -> int:
+    if ability.keyword:
+        return _put_keyword_trigger(state, ability, choose)
     parsed = ability_of(state, ability)
     body = parsed.tree.children[-1] if parsed.tree is not None else None
     specs = target_specs(body) if isinstance(body, Tree) else []
@@ -310,6 +328,28 @@ def _put_one(state: GameState, ability: TriggeredAbility, choose: Chooser) -> in
     ability_id = state.next_id
     state.set(state, "next_id", ability_id + 1)
     on_stack = replace(ability, id=ability_id, targets=tuple(t for t in targets if t is not None))
+    state.set_item(state.abilities, ability_id, on_stack)
+    state.append(state.stack.cards, ability_id)
+    state.emit(EventKind.TRIGGER, ability.controller, names=(ability.label,), destination="stack",
+               detail=ability.ability, citation=Citation("Handling Triggered Abilities", "603.3"))
+    return 1
+
+
+def _put_keyword_trigger(state: GameState, ability: TriggeredAbility, choose: Chooser) -> int:
+    """A keyword ability's trigger goes on the stack with the targets its module chooses (603.3d)."""
+    from ..actions import find_action
+    module = find_action(ability.keyword)
+    targets: list[ObjectRef | str] | None = []
+    if hasattr(module, "keyword_targets"):
+        targets = module.keyword_targets(state, ability, choose)
+        if targets is None:
+            state.emit(EventKind.NOTHING, ability.controller, names=(ability.label,),
+                       detail="no legal target: removed from the stack",
+                       citation=Citation("Handling Triggered Abilities", "603.3d"))
+            return 0
+    ability_id = state.next_id
+    state.set(state, "next_id", ability_id + 1)
+    on_stack = replace(ability, id=ability_id, targets=tuple(targets or ()))
     state.set_item(state.abilities, ability_id, on_stack)
     state.append(state.stack.cards, ability_id)
     state.emit(EventKind.TRIGGER, ability.controller, names=(ability.label,), destination="stack",

@@ -68,6 +68,8 @@ def _begin_step(state: GameState, step: str, choose: Chooser) -> None:
     active = state.active
     if step == "untap":
         from ..actions.exert import untap_step as stays_exerted
+        from ..actions.phasing import phasing
+        phasing(state, active)                     # before untapping (Phasing — CR 702.26a)
         for card in state.permanents(active):
             if stays_exerted(state, card.id):          # Exert — CR 701.43a: it doesn't untap this once
                 continue
