@@ -229,6 +229,57 @@ def japanese_titles(conn: Any, release: str, release_ja: str | None) -> dict[str
     return out
 
 
+def keyword_for_name(conn: Any, name: str) -> tuple[str, str] | None:
+    """``(English title, number)`` in the newest English CR of the keyword action or ability called ``name``
+    in Japanese (the CR's title, ``占術を行う``, or its short form, ``占術``; a glossary term), Chinese or Korean,
+    or in English; None if no keyword is called so. A name of an older release is followed by lineage.
+
+    >>> from kb.database import open_db
+    >>> keyword_for_name(open_db(), "飛行")                   # doctest: +SKIP
+    ('Flying', '702.9')
+    """
+    tables = _tables(conn)
+    if "rules" not in tables or "releases" not in tables:
+        return None
+    release = newest_whole(conn, "en")
+    if release is None:
+        return None
+    wanted = " ".join(name.split())
+    newest = {t.casefold(): (t, n) for n, t in conn.execute(
+        "select number, title from rules where release = ? and lang = 'en' and kind = 'numbered'"
+        " and parent in ('701', '702') and title is not null", [release])}
+    if wanted.casefold() in newest:
+        return newest[wanted.casefold()]
+    # (release, lang, number) of a rule so named in another language, newest first
+    found: list[tuple[str, str, str]] = []
+    found += conn.execute(
+        "select release, lang, number from rules where lang != 'en' and kind = 'numbered'"
+        " and parent in ('701', '702') and title in (?, ? || 'を行う', ? || 'する') order by release desc",
+        [wanted, wanted, wanted]).fetchall()
+    if "keyword_names" in tables:
+        found += conn.execute(
+            "select release, 'ja', number from keyword_names where name_ja = ? or match_ja = ?"
+            " order by source = 'rule' desc, release desc", [wanted, wanted]).fetchall()
+    if "keyword_translations" in tables:
+        found += conn.execute("select release, lang, number from keyword_translations where name = ?"
+                              " order by source = 'rule' desc, release desc", [wanted]).fetchall()
+    for other_release, lang, number in found:
+        if "rule_lineage" in tables:
+            row = conn.execute(
+                "select en.title, en.number from rule_lineage lo"
+                " join rule_lineage le on le.lineage_id = lo.lineage_id and le.lang = 'en' and le.release = ?"
+                " join rules en on en.release = le.release and en.lang = 'en' and en.number = le.number"
+                " where lo.lang = ? and lo.release = ? and lo.number = ?",
+                [release, lang, other_release, number]).fetchone()
+            if row and row[0] and row[0].casefold() in newest:
+                return newest[row[0].casefold()]
+        row = conn.execute("select title_en from rules where release = ? and lang = ? and number = ?",
+                           [other_release, lang, number]).fetchone()
+        if row and row[0] and row[0].casefold() in newest:
+            return newest[row[0].casefold()]
+    return None
+
+
 def _scenarios(conn: Any) -> list[dict[str, Any]]:
     if "scenarios" not in _tables(conn):
         return []

@@ -239,3 +239,56 @@ def test_the_checks_table_keeps_out_of_reach(kb_db):
     assert row and json.loads(row[0]) == OUT_OF_REACH
     built = coverage(kb_db)
     assert built.source == "database" and built.find("Scry").subrules[2].status == "out of reach"
+
+
+# ------------------------------------------------------------------ kb check by any Japanese name
+
+
+@pytest.mark.parametrize("module", ACTIONS, ids=module_name)
+def test_kb_check_finds_a_modules_scenarios_by_every_japanese_name(module, kb_db, corpus, newest):
+    import click
+
+    from executable_rules.scenarios import load_scenarios
+    from kb.cli.check import find_scenarios
+
+    own = [s.id for s in load_scenarios() if s.module is module]
+    if not own:
+        pytest.skip(f"{module.KEYWORD} has no scenario yet")
+    names = list(module.JAPANESE)
+    if module.KEYWORD in newest["keywords"]:
+        release_ja = newest_whole(kb_db, "ja", not_after=newest["release"])
+        title_ja = japanese_titles(kb_db, newest["release"], release_ja).get(newest["keywords"][module.KEYWORD])
+        if title_ja:
+            names += [title_ja, title_ja.removesuffix("を行う").removesuffix("する")]
+    for name in dict.fromkeys(n for n in names if n):
+        try:
+            selected, _ = find_scenarios(name, corpus, kb_db)
+        except click.ClickException as e:
+            pytest.fail(f"kb check {name}: {e.message}")
+        assert [s.id for s in selected] == own, f"kb check {name} runs other scenarios than {module.KEYWORD}'s"
+
+
+def test_kb_check_by_the_japanese_cr_title_when_the_module_lists_no_such_name(kb_db, corpus, monkeypatch):
+    """The database's Japanese CR names the keyword even when JAPANESE doesn't: 占術を行う for Scry."""
+    from executable_rules.actions import scry
+    from kb.cli.check import find_scenarios
+
+    monkeypatch.setattr(scry, "JAPANESE", ("x",))
+    selected, note = find_scenarios("占術を行う", corpus, kb_db)
+    assert selected and all(s.keyword == "Scry" for s in selected)
+    assert note.startswith("占術を行う is Scry — CR 701.")
+
+
+def test_kb_check_names_a_keyword_without_a_module(kb_db, corpus):
+    import click
+
+    from kb.cli.check import find_scenarios
+
+    if any(m.KEYWORD == "Flying" for m in ACTIONS):
+        selected, _ = find_scenarios("飛行", corpus, kb_db)
+        assert selected and all(s.keyword == "Flying" for s in selected)
+        return
+    with pytest.raises(click.ClickException) as e:
+        find_scenarios("飛行", corpus, kb_db)
+    assert e.value.message.startswith("飛行 is Flying (Flying — CR 702.9 in the ")
+    assert "no module of executable_rules runs it yet" in e.value.message
