@@ -292,3 +292,55 @@ def test_kb_check_names_a_keyword_without_a_module(kb_db, corpus):
         find_scenarios("飛行", corpus, kb_db)
     assert e.value.message.startswith("飛行 is Flying (Flying — CR 702.9 in the ")
     assert "no module of executable_rules runs it yet" in e.value.message
+
+
+# ------------------------------------------------------------------ kb coverage and the README
+
+
+def readme_section(text: str, heading: str) -> str:
+    """The README from the ``## heading`` line to the next ``## `` heading (not including it)."""
+    lines = text.splitlines(keepends=True)
+    start = lines.index(f"## {heading}\n")
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return "".join(lines[start:end]).rstrip("\n") + "\n"
+
+
+def test_the_readme_coverage_section_is_what_kb_coverage_prints(built_db):
+    """Regenerate it with `kb coverage --markdown` (into the README, replacing the section) after adding a module."""
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from kb.cli import cli
+    from kb.cli.coverage import SECTION
+
+    result = CliRunner().invoke(cli, ["coverage", "--markdown", "--db", str(built_db)])
+    assert result.exit_code == 0, result.output
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    assert readme_section(readme, SECTION) == result.output, (
+        "README.md's coverage section is stale: replace it with the output of `kb coverage --markdown`")
+
+
+def test_kb_coverage_json_and_one_keyword(built_db):
+    import json
+
+    from click.testing import CliRunner
+
+    from kb.cli import cli
+
+    runner = CliRunner()
+    data = json.loads(runner.invoke(cli, ["coverage", "--json", "--db", str(built_db)]).output)
+    assert data["totals"]["actions"]["all"] == len([k for k in data["keywords"] if k["kind"] == "keyword action"])
+    scry = next(k for k in data["keywords"] if k["title"] == "Scry")
+    assert scry["module"] == "scry" and scry["implemented"] == 2 and scry["out_of_reach"] == 2
+    only = json.loads(runner.invoke(cli, ["coverage", "--json", "--kind", "ability", "--db", str(built_db)]).output)
+    assert only["keywords"] and {k["kind"] for k in only["keywords"]} == {"keyword ability"}
+    one = runner.invoke(cli, ["coverage", "占術", "--db", str(built_db)])
+    assert one.exit_code == 0 and one.output.startswith("Scry — CR 701.")
+    assert "out of reach: several players scrying at once" in one.output
+    flying = runner.invoke(cli, ["coverage", "飛行", "--db", str(built_db)])
+    assert flying.exit_code == 0 and flying.output.startswith("Flying — CR 702.9 (keyword ability) · 飛行")
+    unknown = runner.invoke(cli, ["coverage", "xyzzy", "--db", str(built_db)])
+    assert unknown.exit_code == 1 and "no keyword action or ability 'xyzzy'" in unknown.output
+    table = runner.invoke(cli, ["coverage", "--db", str(built_db)])
+    assert table.exit_code == 0 and "Keyword actions:" in table.output and "Venture into the Dungeon" in table.output
