@@ -210,11 +210,12 @@ def japanese_titles(conn: Any, release: str, release_ja: str | None) -> dict[str
     tables = _tables(conn)
     if "rule_lineage" in tables:
         for number, title in conn.execute("""
-                select le.number, ja.title from rule_lineage le
-                join rule_lineage lj on lj.lineage_id = le.lineage_id and lj.lang = 'ja' and lj.release = :ja
-                join rules ja on ja.release = lj.release and ja.lang = 'ja' and ja.number = lj.number
-                where le.lang = 'en' and le.release = :en and le.kind = 'numbered'
-                  and (le.number like '701.%' or le.number like '702.%')""", {"en": release, "ja": release_ja}):
+                select le.number, ja.title from rules ja
+                join rule_lineage lj on lj.lang = 'ja' and lj.release = ja.release and lj.number = ja.number
+                join rule_lineage le on le.lineage_id = lj.lineage_id and le.lang = 'en' and le.release = :en
+                where ja.release = :ja and ja.lang = 'ja' and ja.parent in ('701', '702') and ja.kind = 'numbered'
+                  and le.kind = 'numbered' and (le.number like '701.%' or le.number like '702.%')""",
+                {"en": release, "ja": release_ja}):
             if title:
                 out[number] = title
     english = {t: n for n, t in conn.execute(
@@ -289,11 +290,12 @@ def _scenarios(conn: Any) -> list[dict[str, Any]]:
 
 
 def coverage(conn: Any, modules: Iterable[ModuleRecord] | None = None,
-             scenarios: list[dict[str, Any]] | None = None) -> Coverage:
+             scenarios: list[dict[str, Any]] | None = None, *, title: str | None = None) -> Coverage:
     """The coverage of every keyword of the newest English CR in the database ``conn``.
 
     ``modules``: the modules to measure (default: the ``checks`` table); ``scenarios``: dicts with
-    ``id``, ``keyword``, ``rules`` (newest numbers), ``passed`` (default: the ``scenarios`` table)."""
+    ``id``, ``keyword``, ``rules`` (newest numbers), ``passed`` (default: the ``scenarios`` table);
+    ``title``: only that keyword (a keyword page)."""
     source = "database" if modules is None else "code"
     tables = _tables(conn)
     notes: list[str] = []
@@ -314,8 +316,9 @@ def coverage(conn: Any, modules: Iterable[ModuleRecord] | None = None,
     titles_ja = japanese_titles(conn, release, release_ja)
 
     rules = conn.execute(
-        "select number, title, parent from rules where release = ? and lang = 'en' and kind = 'numbered'"
-        " and parent in ('701', '702') and title is not null order by position", [release]).fetchall()
+        "select number, title, parent from rules where release = :release and lang = 'en' and kind = 'numbered'"
+        " and parent in ('701', '702') and title is not null and (:title is null or title = :title)"
+        " order by position", {"release": release, "title": title}).fetchall()
     letters: dict[str, list[str]] = {}
     for number, parent in conn.execute(
             "select number, parent from rules where release = ? and lang = 'en' and kind = 'subrule'"
@@ -336,11 +339,11 @@ def coverage(conn: Any, modules: Iterable[ModuleRecord] | None = None,
 
     keywords = []
     seen_modules = set()
-    for number, title, parent in rules:
-        module = by_keyword.get(title)
+    for number, name, parent in rules:
+        module = by_keyword.get(name)
         if module:
             seen_modules.add(module.keyword)
-        own = by_scenario_keyword.get(title, []) if module else []
+        own = by_scenario_keyword.get(name, []) if module else []
         subs = []
         split = partition(module, letters.get(number, [])) if module else None
         reasons = subrule_reasons(module) if module else {}
@@ -372,7 +375,7 @@ def coverage(conn: Any, modules: Iterable[ModuleRecord] | None = None,
             example_rows.append(ExampleCoverage(ex_number, seq, text, status, linked_scenarios,
                                                 reason if status == "out of reach" else None))
         keywords.append(KeywordCoverage(
-            number=number, title=title, kind=KINDS[parent], title_ja=titles_ja.get(number),
+            number=number, title=name, kind=KINDS[parent], title_ja=titles_ja.get(number),
             module=module.name if module else None, japanese=list(module.japanese) if module else [],
             summary=module.summary if module else None, subrules=subs, examples=example_rows,
             scenarios=[{"id": s["id"], "passed": s["passed"], "title": s.get("title"), "rules": s["rules"]}
@@ -380,7 +383,7 @@ def coverage(conn: Any, modules: Iterable[ModuleRecord] | None = None,
             unknown_letters=list(split.unknown) if split else []))
     others = []
     for m in modules:
-        if m.keyword in seen_modules:
+        if m.keyword in seen_modules or title is not None:
             continue
         own = by_scenario_keyword.get(m.keyword, [])
         found = conn.execute("select number from rules where release = ? and lang = 'en' and title = ?"
@@ -390,6 +393,12 @@ def coverage(conn: Any, modules: Iterable[ModuleRecord] | None = None,
                        "scenarios": len(own), "passed": sum(1 for s in own if s["passed"]),
                        "in_newest_cr": found is not None})
     return Coverage(release, release_ja, keywords, others, source, notes)
+
+
+def keyword_coverage(conn: Any, title: str) -> dict[str, Any] | None:
+    """One keyword's coverage as plain data (its page shows it); None if the newest CR has no such keyword."""
+    found = coverage(conn, title=title).find(title)
+    return found.as_dict() if found else None
 
 
 def home_summary(conn: Any) -> dict[str, Any] | None:
