@@ -9,7 +9,7 @@ this package never imports ``kb``).
 
 An ``Example:`` of the CR is covered by a scenario linked to it, or is out of
 reach: because its subrule is (``OUT_OF_REACH["c"]`` names every example of
-701.24c), or because an ``OUT_OF_REACH`` key names the example itself,
+subrule c), or because an ``OUT_OF_REACH`` key names the example itself,
 ``"c example 2"`` (the second example of subrule c) or ``"c example"`` (every
 example of c), for an example the model can't run under a subrule it does run.
 
@@ -22,7 +22,7 @@ example of c), for an example the model can't run under a subrule it does run.
 >>> p.partitions
 False
 >>> example_reason(Shuffle, "b", 1)
-'no effect looks at a library\\'s order'
+"no effect looks at a library's order"
 >>> example_reason(Shuffle, "c", 2), example_reason(Shuffle, "c", 1)
 ("no Black Sun's Zenith", None)
 >>> example_key("c example 2"), example_key("C, Example 2"), example_key("c")

@@ -152,3 +152,13 @@ async def test_a_keyword_page_without_a_module_says_so(ds, report):
     status = page.select_one("#coverage")
     assert "No module of the executable rules runs" in status.text
     assert all("missing" in li.text for li in status.select("li[data-subrule]"))
+
+
+@pytest.mark.parametrize("value", ["", " ", "action ", "ACTION", "²", "\\", "%", "'; drop table rules; --", "ｘ" * 30,
+                                   "🂡", "action&kind=ability"])
+async def test_no_value_of_kind_or_only_gives_a_500(ds, value):
+    from urllib.parse import quote
+
+    for name in ("kind", "only", "_format"):
+        response = await ds.client.get(f"/-/coverage?{name}={quote(value)}")
+        assert response.status_code in (200, 400), (name, value, response.status_code)
