@@ -112,6 +112,8 @@ class Coverage:
     """Modules of rules that aren't keywords (Drawing a Card — CR 121), and modules whose keyword isn't in the CR."""
     source: str                      # "database" (the checks table) or "code"
     notes: list[str] = field(default_factory=list)
+    general_examples: list[ExampleCoverage] = field(default_factory=list)
+    """The examples of the general rules 701.1 and 702.1, under no keyword (no module's: shown apart)."""
 
     def of_kind(self, kind: str) -> list[KeywordCoverage]:
         return [k for k in self.keywords if k.kind == kind]
@@ -141,6 +143,7 @@ class Coverage:
     def as_dict(self) -> dict[str, Any]:
         return {"release": self.release, "release_ja": self.release_ja, "source": self.source,
                 "totals": self.totals, "keywords": [k.as_dict() for k in self.keywords],
+                "general_examples": [asdict(e) for e in self.general_examples],
                 "other_modules": self.other_modules, "notes": self.notes}
 
 
@@ -392,7 +395,14 @@ def coverage(conn: Any, modules: Iterable[ModuleRecord] | None = None,
                        "number": found[0] if found else None, "subrules": list(m.subrules),
                        "scenarios": len(own), "passed": sum(1 for s in own if s["passed"]),
                        "in_newest_cr": found is not None})
-    return Coverage(release, release_ja, keywords, others, source, notes)
+    general = []
+    for base in ("701.1", "702.1") if title is None else ():
+        for example_id, ex_number, seq, text in examples.get(base, []):
+            linked_scenarios = [{"id": i, "passed": bool(passed_by_id.get(i))} for i in linked.get(example_id, [])]
+            status = ("covered" if any(x["passed"] for x in linked_scenarios) else
+                      "failing" if linked_scenarios else "missing")
+            general.append(ExampleCoverage(ex_number, seq, text, status, linked_scenarios))
+    return Coverage(release, release_ja, keywords, others, source, notes, general)
 
 
 def keyword_coverage(conn: Any, title: str) -> dict[str, Any] | None:

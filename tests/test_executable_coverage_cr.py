@@ -297,28 +297,45 @@ def test_kb_check_names_a_keyword_without_a_module(kb_db, corpus):
 # ------------------------------------------------------------------ kb coverage and the README
 
 
-def readme_section(text: str, heading: str) -> str:
-    """The README from the ``## heading`` line to the next ``## `` heading (not including it)."""
+def readme_section(text: str) -> str:
+    """The README from the coverage heading to the next ``## `` heading, without the blank line before it."""
+    from kb.cli.coverage import section_bounds
+
     lines = text.splitlines(keepends=True)
-    start = lines.index(f"## {heading}\n")
-    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    start, end = section_bounds(lines)
     return "".join(lines[start:end]).rstrip("\n") + "\n"
 
 
 def test_the_readme_coverage_section_is_what_kb_coverage_prints(built_db):
-    """Regenerate it with `kb coverage --markdown` (into the README, replacing the section) after adding a module."""
+    """Regenerate it with `kb coverage --markdown --readme README.md` after adding a module (and a build)."""
     from pathlib import Path
 
     from click.testing import CliRunner
 
     from kb.cli import cli
-    from kb.cli.coverage import SECTION
 
     result = CliRunner().invoke(cli, ["coverage", "--markdown", "--db", str(built_db)])
     assert result.exit_code == 0, result.output
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    assert readme_section(readme, SECTION) == result.output, (
-        "README.md's coverage section is stale: replace it with the output of `kb coverage --markdown`")
+    assert readme_section(readme) == result.output, (
+        "README.md's coverage section is stale: run `kb coverage --markdown --readme README.md`")
+
+
+def test_kb_coverage_rewrites_the_readme_section_in_place(built_db, tmp_path):
+    from click.testing import CliRunner
+
+    from kb.cli import cli
+    from kb.cli.coverage import SECTION
+
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# X\n\nintro\n\n## {SECTION}\n\nold figures\n\n## Next\n\nkept\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["coverage", "--markdown", "--readme", str(readme), "--db", str(built_db)])
+    assert result.exit_code == 0, result.output
+    printed = CliRunner().invoke(cli, ["coverage", "--markdown", "--db", str(built_db)]).output
+    assert readme.read_text(encoding="utf-8") == f"# X\n\nintro\n\n{printed}\n## Next\n\nkept\n"
+    readme.write_text("# no such section\n", encoding="utf-8")
+    missing = CliRunner().invoke(cli, ["coverage", "--markdown", "--readme", str(readme), "--db", str(built_db)])
+    assert missing.exit_code == 1 and f'no line "## {SECTION}"' in missing.output
 
 
 def test_kb_coverage_json_and_one_keyword(built_db):

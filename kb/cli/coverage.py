@@ -3,10 +3,13 @@
 Read from the database (``kb build`` runs the scenarios and stores the
 modules' subrules and reasons), so it is what ``kb serve`` shows at
 ``/-/coverage``. ``--markdown`` prints the README's section "Keyword actions
-and abilities: coverage" (a test keeps the README equal to it).
+and abilities: coverage" (a test keeps the README equal to it);
+``--markdown --readme README.md`` rewrites that section in place.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import click
 
@@ -39,6 +42,13 @@ def markdown_section(report) -> str:
         "A subrule is *implemented* (its module runs it and has a scenario), *out of reach* (the module says why "
         "the model can't run it) or *missing*. Every module is found by its keyword title, never by number.",
         "",
+        "A module says what the model can't run in `OUT_OF_REACH`: `{\"c\": \"why\"}` for subrule c (and its "
+        "examples), `{\"c example 2\": \"why\"}` for one example of a subrule it runs. "
+        "`tests/test_executable_coverage_cr.py` fails when a module's `SUBRULES` and `OUT_OF_REACH` don't "
+        "partition the lettered subrules of its rule in the newest CR, when its `KEYWORD` is no title there, "
+        "when its `JAPANESE[0]` isn't the Japanese CR's title of that rule, and when a keyword action of "
+        "the newest CR has no module.",
+        "",
         "| | with a module | subrules implemented | out of reach | scenarios passing | CR examples covered | examples out of reach |",
         "|---|---|---|---|---|---|---|",
         f"| Keyword actions (701) | {a['with_module']} / {a['all']} | {a['implemented']} / {a['subrules']} | "
@@ -68,7 +78,13 @@ def markdown_section(report) -> str:
         lines += [row(k) for k in abilities]
     else:
         lines.append("None yet.")
-    lines += ["", f"The other {b['all'] - len(abilities)} keyword abilities of 702 have no module yet.", ""]
+    lines += ["", f"The other {b['all'] - len(abilities)} keyword abilities of 702 have no module yet."]
+    if report.general_examples:
+        general = report.general_examples
+        lines += ["", f"The general rules 701.1 and 702.1 have {len(general)} examples of their own, under no keyword "
+                  f"({', '.join(sorted({e.number for e in general}))}); "
+                  f"{sum(1 for e in general if e.status == 'covered')} have a passing scenario."]
+    lines.append("")
     reasons = [(k, s) for k in report.keywords if k.module for s in k.subrules if s.status == "out of reach"]
     examples = [(k, e) for k in report.keywords if k.module for e in k.examples if e.status == "out of reach"]
     lines += ["### Out of the model's reach", ""]
@@ -87,6 +103,24 @@ def markdown_section(report) -> str:
             f"{m['keyword']} (`{m['module']}`, {m['passed']}/{m['scenarios']} scenarios)" for m in report.other_modules)
             + "."]
     return "\n".join(lines) + "\n"
+
+
+def section_bounds(lines: list[str]) -> tuple[int, int]:
+    """The lines of the section: from its ``## `` heading to the next ``## `` heading (not included)."""
+    try:
+        start = lines.index(f"## {SECTION}\n")
+    except ValueError:
+        raise click.ClickException(f"the README has no line \"## {SECTION}\"; add it where the section goes") from None
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return start, end
+
+
+def replace_section(path: Path, section: str) -> None:
+    """Write ``section`` over the README's coverage section (one blank line before the next heading)."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    start, end = section_bounds(lines)
+    tail = ["\n"] if end < len(lines) else []
+    path.write_text("".join(lines[:start]) + section + "".join(tail + lines[end:]), encoding="utf-8")
 
 
 def _table(report, kind: str | None, everything: bool):
@@ -134,9 +168,11 @@ def _detail(k) -> None:
               help="Only keyword actions (701) or abilities (702).")
 @click.option("--all", "everything", is_flag=True, help="Every keyword ability too, not only those with a module.")
 @click.option("--markdown", is_flag=True, help="Print the README section (Markdown).")
+@click.option("--readme", type=click.Path(dir_okay=False, exists=True), default=None,
+              help="With --markdown: replace the section in this README file instead of printing it.")
 @db_option
 @json_option
-def coverage_command(keyword, kind, everything, markdown, db, as_json):
+def coverage_command(keyword, kind, everything, markdown, readme, db, as_json):
     """Which keyword actions and abilities the executable rules run: subrules, scenarios, CR examples.
 
     Every keyword action of the newest CR is listed, and every keyword ability that has a module
@@ -163,8 +199,14 @@ def coverage_command(keyword, kind, everything, markdown, db, as_json):
             _detail(found)
         return
     wanted = {"action": "keyword action", "ability": "keyword ability"}.get(kind or "")
+    if readme and not markdown:
+        raise click.UsageError("--readme goes with --markdown")
     if markdown:
-        click.echo(markdown_section(report), nl=False)
+        if readme:
+            replace_section(Path(readme), markdown_section(report))
+            click.echo(f"{readme}: section \"{SECTION}\" rewritten from CR {report.release}", err=True)
+        else:
+            click.echo(markdown_section(report), nl=False)
         return
     if as_json:
         data = report.as_dict()
