@@ -63,9 +63,9 @@ async def test_the_coverage_page_links_examples_to_their_scenarios(ds, report):
     page = soup(await ds.client.get("/-/coverage"))
     search = report.find("Search")
     row = page.find("tr", id=search.number)
-    examples = row.select(".kb-examples .kb-example")
+    examples = row.select(".kb-examples .kb-ex")
     assert len(examples) == len(search.examples) >= 3
-    covered = row.select(".kb-example-covered a[href^='/-/scenarios/']")
+    covered = row.select(".kb-ex-covered a[href^='/-/scenarios/']")
     assert covered
     for a in covered:       # every linked scenario exists and is a page
         assert (await ds.client.get(a["href"])).status_code == 200
