@@ -284,6 +284,25 @@ def keyword_for_name(conn: Any, name: str) -> tuple[str, str] | None:
     return None
 
 
+def scenarios_run_now(corpus: Any = None, keyword: str | None = None) -> list[dict[str, Any]]:
+    """Every scenario of ``data/scenarios/`` (of ``keyword`` only, if given), run now, as :func:`coverage`
+    takes them (no build needed)."""
+    from executable_rules.card_pool import load_card_pool
+    from executable_rules.scenarios import load_scenarios, run_scenario
+
+    from .corpus import find_corpus
+
+    pool = load_card_pool(corpus or find_corpus())
+    out = []
+    for s in load_scenarios(pool=pool):
+        if keyword is not None and s.keyword != keyword:
+            continue
+        example = (s.source["rule"], int(s.source["seq"])) if s.source_kind == "cr-example" else None
+        out.append({"id": s.id, "keyword": s.keyword, "rules": list(s.rules), "passed": run_scenario(s, pool).passed,
+                    "title": s.title, "source_kind": s.source_kind, "example": example})
+    return out
+
+
 def _scenarios(conn: Any) -> list[dict[str, Any]]:
     if "scenarios" not in _tables(conn):
         return []
@@ -334,7 +353,14 @@ def coverage(conn: Any, modules: Iterable[ModuleRecord] | None = None,
         base = number.rstrip("abcdefghijklmnopqrstuvwxyz")
         examples.setdefault(base, []).append((example_id, number, seq, text))
     linked: dict[int, list[str]] = {}
-    if "scenario_examples" in tables:
+    if scenarios is not None:
+        # Scenarios given (run now, not built): a cr-example scenario names its example by number and seq.
+        ids_by_example = {(number, seq): example_id for rows in examples.values() for example_id, number, seq, _ in rows}
+        for s in scenarios:
+            example_id = ids_by_example.get(tuple(s.get("example") or ()))
+            if example_id is not None:
+                linked.setdefault(example_id, []).append(s["id"])
+    elif "scenario_examples" in tables:
         for scenario_id, example_id in conn.execute(
                 "select scenario_id, example_id from scenario_examples where release = ?", [release]):
             linked.setdefault(example_id, []).append(scenario_id)

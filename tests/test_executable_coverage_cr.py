@@ -361,3 +361,24 @@ def test_kb_coverage_json_and_one_keyword(built_db):
     assert unknown.exit_code == 1 and "no keyword action or ability 'xyzzy'" in unknown.output
     table = runner.invoke(cli, ["coverage", "--db", str(built_db)])
     assert table.exit_code == 0 and "Keyword actions:" in table.output and "Venture into the Dungeon" in table.output
+
+
+def test_live_coverage_of_the_code_is_what_the_build_stored(kb_db, corpus):
+    """`kb coverage --live` (modules from the code, scenarios given) agrees with the built database: examples
+    linked by their scenarios' sources as the build links them through scenario_examples."""
+    import json
+
+    from kb.coverage import scenarios_run_now
+
+    given = [{"id": i, "keyword": k, "rules": json.loads(r), "passed": bool(p), "title": t, "source_kind": sk,
+              "example": (rule, seq) if sk == "cr-example" else None}
+             for i, k, r, p, t, sk, rule, seq in kb_db.execute(
+                 "select id, keyword, rules, passed, title, source_kind, source_rule, source_seq from scenarios"
+                 " order by file, line")]
+    live = coverage(kb_db, modules_from_code(), given).as_dict()
+    built = coverage(kb_db).as_dict()
+    assert live["source"] == "code" and built["source"] == "database"
+    assert live["totals"] == built["totals"] and live["keywords"] == built["keywords"]
+    # The scenarios are run now: Scry's, as the build ran them.
+    run = scenarios_run_now(corpus, "Scry")
+    assert {s["id"]: s["passed"] for s in run} == {s["id"]: s["passed"] for s in given if s["keyword"] == "Scry"}

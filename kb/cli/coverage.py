@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from ..options import db_option, echo_json, json_option, open_database
+from ..options import corpus_option, db_option, echo_json, json_option, open_database, resolve_corpus
 
 SECTION = "Keyword actions and abilities: coverage"
 
@@ -170,10 +170,16 @@ def _detail(k) -> None:
 @click.option("--markdown", is_flag=True, help="Print the README section (Markdown).")
 @click.option("--readme", type=click.Path(dir_okay=False, exists=True), default=None,
               help="With --markdown: replace the section in this README file instead of printing it.")
+@click.option("--live", is_flag=True,
+              help="Measure the code as it is now: modules from executable_rules, scenarios run now "
+                   "(no `kb build` needed; the CR still comes from the database).")
+@corpus_option
 @db_option
 @json_option
-def coverage_command(keyword, kind, everything, markdown, readme, db, as_json):
+def coverage_command(keyword, kind, everything, markdown, readme, live, corpus, db, as_json):
     """Which keyword actions and abilities the executable rules run: subrules, scenarios, CR examples.
+
+    Read from the database as built; --live measures the code as it is now (a module just written).
 
     Every keyword action of the newest CR is listed, and every keyword ability that has a module
     (--all: all of them). KEYWORD (English, Japanese, Chinese or Korean: Scry, 占術, 飛行) shows one,
@@ -185,7 +191,12 @@ def coverage_command(keyword, kind, everything, markdown, readme, db, as_json):
     from ..coverage import coverage, keyword_for_name
 
     database = open_database(db)
-    report = coverage(database.conn)
+    if live:
+        from ..coverage import modules_from_code, scenarios_run_now
+
+        report = coverage(database.conn, modules_from_code(), scenarios_run_now(resolve_corpus(corpus)))
+    else:
+        report = coverage(database.conn)
     if report.release is None:
         raise click.ClickException("; ".join(report.notes) or "the database has no English CR")
     if keyword:
