@@ -232,7 +232,10 @@ def coverage_command(keyword, kind, everything, markdown, readme, live, corpus, 
     # A pipe or a file gets every column whole (rich would fold them to 80).
     console = Console(width=None if sys.stdout.isatty() else 150)
     console.print(_table(report, wanted, everything))
-    for key, label in (("actions", "Keyword actions"), ("abilities", "Keyword abilities")):
+    for key, label, of in (("actions", "Keyword actions", "keyword action"),
+                           ("abilities", "Keyword abilities", "keyword ability")):
+        if wanted and wanted != of:
+            continue
         t = report.totals[key]
         console.print(
             f"{label}: {t['with_module']} of {t['all']} have a module; subrules {t['implemented']} implemented, "
