@@ -202,17 +202,27 @@ def newest_whole(conn: Any, lang: str, not_after: str | None = None) -> str | No
     return row[0] if row else None
 
 
-def japanese_titles(conn: Any, release: str, release_ja: str | None) -> dict[str, str]:
+def japanese_titles(conn: Any, release: str, release_ja: str | None, number: str | None = None) -> dict[str, str]:
     """English number (701.22, in ``release``) → title of the same rule in Japanese ``release_ja``.
 
     Paired by lineage (the rule's identity across releases and languages) where the database has it,
-    else by the Japanese rule's English title; never by the bare number, which moves between releases."""
+    else by the Japanese rule's English title; never by the bare number, which moves between releases.
+    ``number``: only that rule's title (a keyword page)."""
     if not release_ja:
         return {}
     out: dict[str, str] = {}
     tables = _tables(conn)
-    if "rule_lineage" in tables:
-        for number, title in conn.execute("""
+    if "rule_lineage" in tables and number is not None:
+        row = conn.execute("""
+                select ja.title from rule_lineage le
+                join rule_lineage lj on lj.lineage_id = le.lineage_id and lj.lang = 'ja' and lj.release = :ja
+                join rules ja on ja.release = lj.release and ja.lang = 'ja' and ja.number = lj.number
+                where le.lang = 'en' and le.release = :en and le.number = :number""",
+                           {"en": release, "ja": release_ja, "number": number}).fetchone()
+        if row and row[0]:
+            return {number: row[0]}
+    elif "rule_lineage" in tables:
+        for found, title in conn.execute("""
                 select le.number, ja.title from rules ja
                 join rule_lineage lj on lj.lang = 'ja' and lj.release = ja.release and lj.number = ja.number
                 join rule_lineage le on le.lineage_id = lj.lineage_id and le.lang = 'en' and le.release = :en
@@ -220,16 +230,16 @@ def japanese_titles(conn: Any, release: str, release_ja: str | None) -> dict[str
                   and le.kind = 'numbered' and (le.number like '701.%' or le.number like '702.%')""",
                 {"en": release, "ja": release_ja}):
             if title:
-                out[number] = title
+                out[found] = title
     english = {t: n for n, t in conn.execute(
         "select number, title from rules where release = ? and lang = 'en' and kind = 'numbered'"
         " and parent in ('701', '702')", [release])}
     for title_en, title in conn.execute(
             "select title_en, title from rules where release = ? and lang = 'ja' and kind = 'numbered'"
             " and parent in ('701', '702') and title_en is not null", [release_ja]):
-        number = english.get(title_en)
-        if number and number not in out and title:
-            out[number] = title
+        paired = english.get(title_en)
+        if paired and paired not in out and title and number in (None, paired):
+            out[paired] = title
     return out
 
 
@@ -335,21 +345,27 @@ def coverage(conn: Any, modules: Iterable[ModuleRecord] | None = None,
     by_scenario_keyword: dict[str, list[dict[str, Any]]] = {}
     for s in scenario_rows:
         by_scenario_keyword.setdefault(s["keyword"], []).append(s)
-    titles_ja = japanese_titles(conn, release, release_ja)
-
     rules = conn.execute(
         "select number, title, parent from rules where release = :release and lang = 'en' and kind = 'numbered'"
         " and parent in ('701', '702') and title is not null and (:title is null or title = :title)"
         " order by position", {"release": release, "title": title}).fetchall()
+    # One keyword (a keyword page) reads only its own rule's subrules and examples.
+    one = rules[0][0] if title is not None and rules else None
+    titles_ja = japanese_titles(conn, release, release_ja, one)
     letters: dict[str, list[str]] = {}
     for number, parent in conn.execute(
-            "select number, parent from rules where release = ? and lang = 'en' and kind = 'subrule'"
-            " and (parent like '701.%' or parent like '702.%') order by position", [release]):
+            "select number, parent from rules where release = :release and lang = 'en' and kind = 'subrule'"
+            " and (:one is null and (parent like '701.%' or parent like '702.%') or parent = :one)"
+            " order by position", {"release": release, "one": one}):
         letters.setdefault(parent, []).append(number[len(parent):])
     examples: dict[str, list[tuple[int, str, int, str]]] = {}
     for example_id, number, seq, text in conn.execute(
-            "select id, rule_number, seq, text from examples where release = ? and lang = 'en'"
-            " and (rule_number like '701.%' or rule_number like '702.%') order by id", [release]):
+            "select id, rule_number, seq, text from examples where release = :release and lang = 'en'"
+            " and (:one is null and (rule_number like '701.%' or rule_number like '702.%')"
+            "      or rule_number >= :one and rule_number < :one || '{')"
+            " order by id", {"release": release, "one": one}):
+        if one is not None and number.rstrip("abcdefghijklmnopqrstuvwxyz") != one:
+            continue
         base = number.rstrip("abcdefghijklmnopqrstuvwxyz")
         examples.setdefault(base, []).append((example_id, number, seq, text))
     linked: dict[int, list[str]] = {}

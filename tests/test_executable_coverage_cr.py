@@ -382,3 +382,15 @@ def test_live_coverage_of_the_code_is_what_the_build_stored(kb_db, corpus):
     # The scenarios are run now: Scry's, as the build ran them.
     run = scenarios_run_now(corpus, "Scry")
     assert {s["id"]: s["passed"] for s in run} == {s["id"]: s["passed"] for s in given if s["keyword"] == "Scry"}
+
+
+def test_one_keywords_coverage_is_its_row_of_the_whole_report(kb_db):
+    """A keyword page reads only its own rule; what it shows is the whole report's row."""
+    from kb.coverage import keyword_coverage
+
+    report = coverage(kb_db)
+    chosen = [k for k in report.keywords if k.module] + [k for k in report.keywords if k.examples][:5] \
+        + report.keywords[:3] + report.keywords[-3:]
+    for k in chosen:
+        assert keyword_coverage(kb_db, k.title) == k.as_dict(), k.title
+    assert keyword_coverage(kb_db, "Not A Keyword") is None
