@@ -167,9 +167,9 @@ def test_plugin_work_stops_at_its_time_limit():
 
 PAGES = ["/-/search", "/-/search.json", "/-/rules/701.57", "/-/rules/701.57.json", "/-/keywords/discover",
          "/-/diff", "/-/diff.json", "/-/run/discover", "/-/run/discover.json", "/-/scenarios",
-         "/kb/rules", "/kb/rules.json", "/kb/search_current.json", "/"]
+         "/kb/rules", "/kb/rules.json", "/kb/search_current.json", "/", "/-/coverage", "/-/coverage.json"]
 PARAMS = ["q", "limit", "release", "lang", "section", "show", "old", "new", "n", "library", "mode", "seed",
-          "_sort", "_sort_desc", "_size", "_search", "_facet", "_next", "_shape", "_format", "number"]
+          "_sort", "_sort_desc", "_size", "_search", "_facet", "_next", "_shape", "_format", "number", "kind", "only"]
 VALUES = st.one_of(
     st.text(max_size=40),
     st.sampled_from(["²", "①", "٣", "-1", "0", "999999999999", "1e9", "20260116", "19990101", "ja", "zh",

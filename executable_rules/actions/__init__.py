@@ -4,7 +4,10 @@ Each module declares the rule it implements by title (``KEYWORD``), its
 ``KIND`` (``keyword action``, ``keyword ability`` or ``rule``), its Japanese
 names (``JAPANESE``), the subrules it covers (``SUBRULES``, letters under the
 keyword's numbered rule) and a one-line ``SUMMARY``, and has one public
-function named for the action. :func:`find_action` finds a module by its
+function named for the action. ``OUT_OF_REACH`` gives the reason for every
+other lettered subrule (``{"c": "why"}``) and for an ``Example:`` the model
+can't run under a subrule it does (``{"c example 2": "why"}``);
+:mod:`executable_rules.coverage` reads them. :func:`find_action` finds a module by its
 keyword, its Japanese name or its module name, as python-chess's
 ``find_variant`` finds a variant by any alias.
 

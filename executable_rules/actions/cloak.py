@@ -27,7 +27,7 @@ from ..model import FaceDown, GameState
 
 KEYWORD = "Cloak"
 KIND = "keyword action"
-JAPANESE = ("偽装", "偽装する")
+JAPANESE = ("偽装する", "偽装")
 SUBRULES = ("a", "b", "c", "d", "e", "f", "g", "h")
 SUMMARY = "Manifest with ward {2}: a face-down 2/2 creature that can be turned up for its mana cost if it's a creature card."
 OUT_OF_REACH: dict[str, str] = {}

@@ -47,7 +47,7 @@ from .exile import exile
 
 KEYWORD = "Discover"
 KIND = "keyword action"
-JAPANESE = ("発見", "発見を行う")
+JAPANESE = ("発見を行う", "発見")
 SUBRULES = ("a", "b", "c")
 SUMMARY = ("Exile from the top until a nonland card with mana value N or less; cast it free if the spell's "
            "mana value is N or less, else put it into your hand; the rest go to the bottom in a random order.")

@@ -27,7 +27,7 @@ from .dredge import dredge
 
 KEYWORD = "Drawing a Card"
 KIND = "rule"
-JAPANESE = ("引く", "カードを引くこと")
+JAPANESE = ("カードを引くこと", "引く")
 SUBRULES = ("1", "2", "4", "6b")
 SUMMARY = "Draw cards one at a time from the top of the library; each draw may be replaced (dredge)."
 

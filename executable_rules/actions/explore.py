@@ -41,7 +41,7 @@ from ..model import EventKind, GameState, ObjectRef
 
 KEYWORD = "Explore"
 KIND = "keyword action"
-JAPANESE = ("探検", "探検を行う")
+JAPANESE = ("探検を行う", "探検")
 SUBRULES = ("a", "b", "c", "d")
 SUMMARY = ("Reveal the top card: a land goes to hand; otherwise a +1/+1 counter on the explorer (if it's still "
            "there) and the card may go to the graveyard.")

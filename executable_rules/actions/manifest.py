@@ -33,7 +33,7 @@ from ..model import FaceDown, GameState
 
 KEYWORD = "Manifest"
 KIND = "keyword action"
-JAPANESE = ("予示", "予示する")
+JAPANESE = ("予示する", "予示")
 SUBRULES = ("a", "b", "c", "d", "e", "f", "g", "h")
 SUMMARY = "Put a card onto the battlefield face down as a 2/2 creature; turn it up for its mana cost if it's a creature card."
 OUT_OF_REACH: dict[str, str] = {}

@@ -28,7 +28,7 @@ from .manifest import manifest
 
 KEYWORD = "Manifest Dread"
 KIND = "keyword action"
-JAPANESE = ("戦慄予示", "戦慄予示する")
+JAPANESE = ("戦慄予示する", "戦慄予示")
 SUBRULES = ("a", "b")
 SUMMARY = "Look at the top two cards, manifest one, put the other into the graveyard."
 OUT_OF_REACH: dict[str, str] = {}

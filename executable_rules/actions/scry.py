@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 KEYWORD = "Scry"
 KIND = "keyword action"
-JAPANESE = ("占術", "占術を行う")
+JAPANESE = ("占術を行う", "占術")
 SUBRULES = ("a", "b")
 SUMMARY = "Look at the top N cards of your library; put any of them on the bottom, the rest back on top."
 OUT_OF_REACH = {

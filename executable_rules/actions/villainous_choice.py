@@ -34,7 +34,7 @@ from ..model import EventKind, GameState
 
 KEYWORD = "Face a Villainous Choice"
 KIND = "keyword action"
-JAPANESE = ("最悪の二択", "最悪の二択を行う", "villainous choice")
+JAPANESE = ("最悪の二択を行う", "最悪の二択", "villainous choice")
 SUBRULES = ("a", "b", "c", "d")
 SUMMARY = "Choose one of two options, even an impossible one, and do all of it that can be done; APNAP, one at a time."
 OUT_OF_REACH: dict[str, str] = {}

@@ -152,6 +152,7 @@ def _register_commands() -> None:
     from .build import add, build, cache
     from .cards import card_command, cards_command
     from .check import check
+    from .coverage import coverage_command
     from .history import diff_command, stale_command, trace_command
     from .rulings import rulings_command
     from .search import search_command
@@ -162,6 +163,7 @@ def _register_commands() -> None:
     cli.add_command(cache)
     cli.add_command(card_command)
     cli.add_command(check)
+    cli.add_command(coverage_command)
     cli.add_command(cards_command)
     cli.add_command(search_command)
     cli.add_command(vectors)

@@ -2,7 +2,9 @@
 
 Scenarios come straight from ``data/scenarios/`` (no database needed): a
 rule number is looked up by the title its scenarios cite in the newest CR of
-the corpus. With a database (``--db``, ``KB_DB`` or ``kb.db``), a number of an
+the corpus. A keyword is found by any of its module's names; with a database,
+also by its title in the Japanese, Chinese or Korean CR (``kb check 占術``,
+``kb check 飛行``), whatever its module's ``JAPANESE`` lists. With a database (``--db``, ``KB_DB`` or ``kb.db``), a number of an
 older release works too: ``701.55a`` finds Discover's scenarios through
 ``scenario_rules``, which links every scenario to its rules in every release.
 """
@@ -35,6 +37,26 @@ def find_scenarios(target: str | None, corpus: Path, db: Any = None, scenarios_d
     note = f"rules as numbered in the {rules.release} CR"
     if selected or not target:
         return selected, note
+    if db is not None:
+        # A keyword's name in Japanese (the CR's title or its short form, 占術を行う / 占術), Chinese or
+        # Korean, from the database: every module answers to it, not only the names its JAPANESE lists.
+        from executable_rules.actions import UnknownAction, find_action
+
+        from ..coverage import keyword_for_name
+
+        named = keyword_for_name(db, target)
+        if named:
+            title, number = named
+            try:
+                module = find_action(title)
+            except UnknownAction:
+                raise click.ClickException(
+                    f"{target} is {title} ({title} — CR {number} in the {rules.release} CR); no module of "
+                    "executable_rules runs it yet (`kb coverage` shows what is covered)") from None
+            selected = [s for s in scenarios if s.module is module]
+            if selected:
+                return selected, f"{target} is {title} — CR {number}; {note}"
+            raise click.ClickException(f"{target} is {title} ({title} — CR {number}); its module has no scenario yet")
     if db is not None and "scenario_rules" in db.table_names():
         ids = {r[0] for r in db.execute("select scenario_id from scenario_rules where number = ?", [target])}
         releases = sorted({r[0] for r in db.execute("select release from scenario_rules where number = ?", [target])})

@@ -4,7 +4,8 @@ Tables:
 
 - ``checks`` — one row per action of ``executable_rules.actions``: its keyword
   (the link, by title), kind, module and function, Japanese names, the
-  subrules it implements, its number in the newest English release, and how
+  subrules it implements and those out of the model's reach (``out_of_reach``,
+  letter → reason, as JSON), its number in the newest English release, and how
   many of its scenarios passed when the database was built.
 - ``check_rules`` — check × release × language × rule number: the keyword
   resolved by title in every release (``rules.title`` of a numbered rule under
@@ -49,7 +50,7 @@ CHECK_TABLES: dict[str, dict] = {
     "checks": dict(
         columns={
             "keyword": str, "kind": str, "module": str, "function": str, "summary": str, "name_ja": str,
-            "names_ja": str, "subrules": str, "newest_release": str, "newest_number": str, "scenarios": int,
+            "names_ja": str, "subrules": str, "out_of_reach": str, "newest_release": str, "newest_number": str, "scenarios": int,
             "passed": int,
         },
         pk="keyword",
@@ -271,7 +272,9 @@ def load_checks(ctx: BuildContext) -> None:
             "keyword": module.KEYWORD, "kind": module.KIND, "module": module.__name__,
             "function": module_name(module), "summary": module.SUMMARY, "name_ja": module.JAPANESE[0] if module.JAPANESE else None,
             "names_ja": json.dumps(list(module.JAPANESE), ensure_ascii=False),
-            "subrules": json.dumps(list(module.SUBRULES)), "newest_release": releases.newest,
+            "subrules": json.dumps(list(module.SUBRULES)),
+            "out_of_reach": json.dumps(dict(getattr(module, "OUT_OF_REACH", None) or {}), ensure_ascii=False),
+            "newest_release": releases.newest,
             "newest_number": newest, "scenarios": 0, "passed": 0,
         })
 

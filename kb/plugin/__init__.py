@@ -7,7 +7,7 @@ arguments it needs.
 Pages: ``rule_page`` (``/-/rules/<number>``), ``keyword_page``
 (``/-/keywords``, ``/-/keywords/<name>``), ``resolution`` (``/-/scenarios``,
 ``/-/scenarios/<id>``, ``/-/run/<action>``), ``search_page`` (``/-/search``),
-``diff_page`` (``/-/diff``) and ``home`` (``/``: a search box, the keyword
+``diff_page`` (``/-/diff``), ``coverage_page`` (``/-/coverage``) and ``home`` (``/``: a search box, the keyword
 actions and the main tables). ``templates/base.html`` puts the search box on
 every page; ``static/kb.css`` and ``static/kb.js`` (optional: the pages work
 without it) are added to every page.
@@ -28,6 +28,7 @@ from . import (
     card_page,
     connection_limits,
     contents_page,
+    coverage_page,
     errors,
     guard,
     home,
@@ -76,7 +77,7 @@ def render_cell(row, value, column, table, database, datasette):
 
 @hookimpl
 def register_routes():
-    routes = home.ROUTES + contents_page.ROUTES + card_page.ROUTES + rule_page.ROUTES + keyword_page.ROUTES + resolution.ROUTES + search_page.ROUTES
+    routes = home.ROUTES + contents_page.ROUTES + coverage_page.ROUTES + card_page.ROUTES + rule_page.ROUTES + keyword_page.ROUTES + resolution.ROUTES + search_page.ROUTES
     if diff_page is not None:
         routes += diff_page.ROUTES
     return routes

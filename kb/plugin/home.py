@@ -1,4 +1,4 @@
-"""The home page ``/``: one search box, the keyword actions of the newest release, the tables.
+"""The home page ``/``: one search box, the keyword actions of the newest release, coverage, the tables.
 
 It replaces Datasette's index at ``/`` (a plugin route comes before
 Datasette's own): Datasette 0.65's index checks permissions table by table,
@@ -16,12 +16,22 @@ from datasette.utils.asgi import Response
 
 from kb.metadata import TABLES
 
+from kb.coverage import home_summary
+
 from .keyword_page import keyword_list
 from .rule_page import cached_read
 
 # The tables a reader starts from, in this order (all of them are on the database page).
 HOME_TABLES = ["rules", "examples", "glossary", "releases", "rulings", "cards", "card_rulings", "wiki_pages",
                "scenarios", "checks", "rule_moves", "lineages", "stale_citations", "ingest_problems"]
+
+
+def home_coverage(conn) -> dict | None:
+    """Actions and abilities with a module, subrules implemented, examples covered (None without checks)."""
+    names = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
+    if "checks" not in names:
+        return None
+    return home_summary(conn)
 
 
 async def home_vars(datasette) -> dict:
@@ -39,6 +49,8 @@ async def home_vars(datasette) -> dict:
     data = await cached_read(db, ("home",), read)
     if data is None:
         return {"kb_home": None}
+    # The executable rules' coverage (the /-/coverage page's figures); None in a database without checks.
+    data = {**data, "coverage": await cached_read(db, ("home-coverage",), home_coverage)}
     # The diff page (another module) is linked when it exists.
     has_diff = importlib.util.find_spec("kb.plugin.diff_page") is not None
     return {"kb_home": {**data, "has_diff": has_diff}}

@@ -7,7 +7,9 @@ Korean where the database has them, its rule with every subrule side by side
 (English and Japanese; ``?with=zh`` or ``ko`` for another), its rule numbers
 today and every number it has had, every wiki ruling, every card ruling that
 speaks of it, every card that uses it, and every scenario of the executable
-rules for it, each with a "run" control. ``?show=both|en|ja|zh|ko`` shows one
+rules for it, each with a "run" control, and what the executable rules cover of
+it: its module, each subrule implemented / out of reach (with the reason) /
+missing, and each CR example with its scenario (:mod:`kb.coverage`). ``?show=both|en|ja|zh|ko`` shows one
 language (``show=zh`` puts the Chinese rule beside the English);
 ``.json`` (or ``?_format=json``) gives the same data.
 
@@ -32,6 +34,7 @@ from urllib.parse import quote, unquote
 
 from datasette.utils.asgi import Response
 
+from kb.coverage import keyword_coverage
 from kb.database import RuleNotFound, UnknownRelease
 
 from . import links, resolution
@@ -268,6 +271,7 @@ def read_keyword(conn: sqlite3.Connection, path: str | None, name: str,
         "rulings": rule["rulings"], "card_rulings": rule["card_rulings"], "cards": rule["cards"],
         "card_count": rule.get("card_count"),
         "scenarios": list(scenarios.values()), "form": form, "missing": rule["missing"],
+        "coverage": keyword_coverage(conn, title) if release == newest_en else None,
     }
 
 
