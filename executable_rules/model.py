@@ -680,6 +680,7 @@ class LastKnown:
     types: frozenset[str]
     incarnation: int
     face_down: bool = False
+    counters: tuple[tuple[str, int], ...] = ()   # as it last existed (persist, undying: Persist — CR 702.79a)
 
 
 # --------------------------------------------------------------------------- players and the game state
@@ -1017,7 +1018,8 @@ class GameState:
         self._undo.append(("insert", src.cards, index, card))
         if src.kind is ZoneKind.BATTLEFIELD:
             self.set_item(self.last_known, card, LastKnown(
-                c.controller or c.owner, c.name, c.types, self.incarnation.get(card, 0), c.face_down is not None))
+                c.controller or c.owner, c.name, c.types, self.incarnation.get(card, 0), c.face_down is not None,
+                tuple(sorted((k, n) for k, n in c.counters.items() if n))))
             if c.face_down:
                 self.emit(EventKind.REVEAL, c.owner, (card,), source=src.label, detail="a face-down permanent leaving the battlefield is revealed",
                           citation=Citation("Face-Down Spells and Permanents", "708.9"))

@@ -747,8 +747,22 @@ def shuffle(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None
 
 
 def return_to_battlefield(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    counters: dict[str, int] = {}
+    with_counter = _child(node, "return_with_counter")
+    if with_counter is not None:                 # "… with a -1/-1 counter on it" (Persist — CR 702.79a)
+        amount_node = _child(with_counter, "counter_amount")
+        kind = next(str(t) for t in with_counter.children if isinstance(t, Token) and t.type == "COUNTER")
+        counters[kind] = amount_of(amount_node, ctx.x) if amount_node is not None else 1
     for card in objects(state, ctx, _object_child(node)):
         oracle = state.cards[card].oracle
+        if (ctx.event is not None and card in ctx.event.cards and (ctx.event.destination or "").endswith("graveyard")
+                and state.zone_of(card).kind is not ZoneKind.GRAVEYARD):
+            # The card the ability returns left the graveyard it was put into: it is a new object the
+            # ability can't find (Zones — CR 400.7); a token has ceased to exist (Tokens — CR 111.7).
+            state.emit(EventKind.NOTHING, ctx.controller, (card,) if card in state.cards else (),
+                       names=(oracle.name,), detail="it is no longer in the graveyard: nothing is returned",
+                       citation=Citation("Zones", "400.7"))
+            continue
         if not oracle.types & {"Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle"}:
             # An instant or sorcery card (a split card's halves are both) stays where it is (Zones — CR 400.4a);
             # a double-faced card has its front face's characteristics there (Double-Faced Cards — CR 712.8a).
@@ -757,7 +771,7 @@ def return_to_battlefield(state: GameState, ctx: Context, node: Node, choose: Ch
                        citation=Citation("Zones", "400.4a"))
             continue
         enter_battlefield(state, card, ctx.controller if "under your control" in text(node) else state.cards[card].owner,
-                          tapped="tapped" in text(node).split()[-1:], choose=choose)
+                          tapped="tapped" in text(node).split()[-1:], choose=choose, counters=counters)
 
 
 def return_to_hand(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:

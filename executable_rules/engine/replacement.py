@@ -29,7 +29,7 @@ def _has_static(state: GameState, card: int, template: str) -> bool:
 
 def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: bool = False, x: int = 0,
                       face_down: FaceDown | None = None, choose: Chooser = first_legal, detail: str = "",
-                      kicked: bool = False) -> None:
+                      kicked: bool = False, counters: dict[str, int] | None = None) -> None:
     """Put ``card`` onto the battlefield under ``controller``'s control, with its own "enters tapped" and
     "enters with … counters" replacement effects applied as it enters (614.1c, 614.12)."""
     from .selectors import amount_of, find
@@ -39,6 +39,8 @@ def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: b
     state.move(card, state.battlefield, controller=controller, face_down=face_down)
     if kicked:
         state.mark_kicked(card)
+    for kind, amount in (counters or {}).items():       # "return it … with a -1/-1 counter on it": it enters with it
+        state.add_counters(card, kind, amount)
     notes = [detail] if detail else []
     if tapped:
         state.set(c, "tapped", True)
@@ -78,6 +80,9 @@ def condition_holds(state: GameState, controller: str, condition: str, card: int
                    for e in state.events[state.turn_started:])
     if condition in ("it was kicked", "~ was kicked") and card is not None:           # Kicker — CR 702.33d
         return (card, state.incarnation.get(card, 0)) in state.kicked
+    if condition in ("it had no -1/-1 counters on it", "it had no +1/+1 counters on it") and card is not None:
+        from ..actions.persist import had_no_counters                             # Persist — CR 702.79a, Undying — CR 702.93a
+        return had_no_counters(state, card, condition.split()[3])
     if condition == "an opponent searched their library this turn":                 # Archive Trap
         return any(e.kind is EventKind.SEARCH and e.player is not None and e.player != controller
                    and e.source == state.player(e.player).library.label for e in state.events[state.turn_started:])

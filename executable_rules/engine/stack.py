@@ -25,6 +25,7 @@ from ..citation import Citation
 from ..errors import IllegalChoice, Unimplemented
 from ..model import Event, EventKind, Face, FaceKind, GameState, ManaCost, ObjectRef, Spell, TriggeredAbility, ZoneKind
 from ..oracle import Ability, parse_card
+from .keyword_abilities import abilities_of
 from .effects import Context, choose_targets, legal_targets, run_body, still_legal, target_specs
 from .layers import text
 from .mana import pay_mana
@@ -224,7 +225,7 @@ def activated_abilities(state: GameState, card: int) -> list[Ability]:
     c = state.cards[card]
     if c.face_down:
         return []
-    return [a for a in c.oracle.parsed.abilities if a.kind == "activated" and a.tree is not None]
+    return [a for a in abilities_of(c.oracle) if a.kind == "activated" and a.tree is not None]
 
 
 def activate(state: GameState, player: str, card: int, which: str = "", *, x: int = 0,

@@ -26,6 +26,7 @@ from ..citation import Citation
 from ..model import Card, Event, EventKind, GameState, ObjectRef, TriggeredAbility
 from ..oracle import Ability
 from .effects import choose_targets, target_specs
+from .keyword_abilities import abilities_of
 from .layers import characteristics, matches, text, walk
 from .replacement import condition_holds
 
@@ -125,7 +126,11 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
             return False
         if "your graveyard" in words and event.player != controller:
             return False
+        if "from the battlefield" in words and event.source != "battlefield":
+            return False
         desc = _desc(node)
+        if desc is not None and text(desc) == "~":   # "when ~ is put into a graveyard …" (persist, undying)
+            return source.id in event.cards
         kinds = text(desc).split() if desc is not None else []
         hits = [c for c in event.cards if c in state.cards
                 and ("creature" not in kinds or "Creature" in state.cards[c].oracle.types)
@@ -196,7 +201,7 @@ def watch(state: GameState, event: Event) -> None:
             known = state.last_known.get(card_id)
             if card_id not in event.cards or known is None or known.face_down:
                 continue        # looking back, it is as it last existed: face down, it had no abilities
-        for ability in card.oracle.parsed.abilities:
+        for ability in abilities_of(card.oracle):        # printed, and keywords written out (prowess, persist …)
             if ability.kind != "triggered" or not triggers_on(state, card, ability, event):
                 continue
             condition = intervening_condition(ability)
@@ -232,7 +237,7 @@ def _last_ref(state: GameState, card: int) -> ObjectRef:
 def ability_of(state: GameState, ability: TriggeredAbility) -> Ability:
     """The parsed line of the source's Oracle text this triggered or activated ability is."""
     card = state.cards[ability.source.card]
-    return next(a for a in card.oracle.parsed.abilities if a.line == ability.line)
+    return next(a for a in abilities_of(card.oracle) if a.line == ability.line)
 
 
 def put_triggers_on_stack(state: GameState, choose: Chooser) -> int:
