@@ -70,9 +70,9 @@ def legal_targets(state: GameState, controller: str, spec: Node, source: int) ->
     kind = str(spec.data)
     players = [p.name for p in state.players if not p.lost]
     if kind == "target_player":
-        return list(players)
+        return [p for p in players if _targetable(state, controller, p, source)]
     if kind == "target_opponent":
-        return [p for p in players if p != controller]
+        return [p for p in players if p != controller and _targetable(state, controller, p, source)]
     found: list[Target] = []
     if kind in ("any_target", "player_or_planeswalker"):
         found += players
@@ -87,16 +87,14 @@ def legal_targets(state: GameState, controller: str, spec: Node, source: int) ->
         else:
             found += [state.ref(c) for c in candidates(state, controller, desc, source)
                       if not (kind == "target_other" and c == source)]
-    return [t for t in found if isinstance(t, str) or _targetable(state, controller, t.card)]
+    return [t for t in found if _targetable(state, controller, t if isinstance(t, str) else t.card, source)]
 
 
-def _targetable(state: GameState, controller: str, card: int) -> bool:
-    if state.zone_of(card) is not state.battlefield:
-        return True
-    keywords = characteristics(state, card).keywords
-    if "Shroud" in keywords:
-        return False
-    return not ("Hexproof" in keywords and state.cards[card].controller != controller)
+def _targetable(state: GameState, controller: str, target: int | str, source: int) -> bool:
+    """Shroud — CR 702.18a and Hexproof — CR 702.11b–d, each stated in its keyword's module."""
+    from ..actions.hexproof import hexproof
+    from ..actions.shroud import shroud
+    return not shroud(state, target) and not hexproof(state, controller, target, source)
 
 
 def target_label(state: GameState, target: Target) -> str:

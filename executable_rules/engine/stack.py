@@ -83,7 +83,8 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
     if chosen.is_land:
         raise IllegalChoice(f"cast {chosen.name}", f"{chosen.name} is a land: it is played, not cast",
                             Citation("Lands", "305.9"))
-    instant = "Instant" in chosen.types or c.oracle.parsed.has_keyword("Flash")
+    from ..actions.flash import flash
+    instant = "Instant" in chosen.types or flash(c.oracle)                           # Flash — CR 702.8a
     if not instant and (state.stack.cards or state.active != player or "main" not in state.step):
         raise IllegalChoice(f"cast {chosen.name}", "a noninstant spell is cast only in its controller's main phase "
                             "with an empty stack", Citation("Timing and Priority", "117.1a"))
