@@ -561,6 +561,7 @@ class Spell:
     kicked: bool = False
     targets: tuple[ObjectRef | str | None, ...] = ()   # one per target phrase; None: an "up to" target not chosen
     paid: tuple[str, ...] = ()
+    kicks: tuple[str, ...] = ()      # the kicker costs paid, a multikicker cost once per time (Kicker — CR 702.33d)
 
     @property
     def mana_value(self) -> int:
@@ -774,6 +775,7 @@ class GameState:
     step: str = "precombat main"
     turn_started: int = 0        # index in ``events`` where this turn began
     kicked: set[tuple[int, int]] = field(default_factory=set)   # (card, incarnation) of permanents whose spell was kicked
+    kicked_with: dict[tuple[int, int], tuple[tuple[bool, str], ...]] = field(default_factory=dict)   # their kicker costs
     watchers: list[Watcher] = field(default_factory=list)
     move_replacements: list[MoveReplacement] = field(default_factory=list)
     history: list[tuple[str, int]] = field(default_factory=list)
@@ -947,11 +949,13 @@ class GameState:
         self.once_each_turn.add(key)
         self._undo.append(("discard", self.once_each_turn, key))
 
-    def mark_kicked(self, card: int) -> None:
-        """The permanent ``card`` now is entered from a kicked spell (Kicker — CR 702.33d)."""
+    def mark_kicked(self, card: int, kicks: tuple[str, ...] = ()) -> None:
+        """The permanent ``card`` now is entered from a kicked spell (Kicker — CR 702.33d), kicked with ``kicks``."""
         key = (card, self.incarnation.get(card, 0))
         self.kicked.add(key)
         self._undo.append(("discard", self.kicked, key))
+        if kicks:
+            self.set_item(self.kicked_with, key, tuple((True, k) for k in kicks))
 
     def clear_once_each_turn(self) -> None:
         """A new turn: "only once each turn" abilities may trigger again."""
@@ -1107,6 +1111,7 @@ class GameState:
         new.move_replacements = list(self.move_replacements)
         new.turn_started = self.turn_started
         new.kicked = set(self.kicked)
+        new.kicked_with = dict(self.kicked_with)
         new.next_id = self.next_id
         new.next_timestamp = self.next_timestamp
         return new

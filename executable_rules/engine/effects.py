@@ -488,6 +488,9 @@ def search(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     named = [w.capitalize() for w in what.split() if w.capitalize() in basic_types]
     alternatives = len(named) > 1 and " or " in what
     subtypes = frozenset() if alternatives else frozenset(named)
+    # "a Goblin card": other subtypes, as printed (a card with changeling is one: Changeling — CR 702.73a)
+    subtypes |= frozenset(w for w in text(_child(node, "search_what")).split()
+                          if w[:1].isupper() and w not in basic_types)
     if "card named" in what or "with" in what:
         raise Unimplemented(f"search for {what!r}")
     count, up_to = 1, False

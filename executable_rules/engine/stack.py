@@ -57,16 +57,6 @@ def alternative_cost(state: GameState, player: str, face: Face) -> tuple[ManaCos
     return None
 
 
-def kicker_cost(face: Face) -> ManaCost | None:
-    """The cost of the face's "Kicker [cost]" (Kicker — CR 702.33a), if it has one in mana."""
-    from ..oracle import parse_card
-    argument = parse_card(face.name, face.text).keyword_argument("Kicker")
-    try:
-        return ManaCost.parse(argument) if argument and argument.startswith("{") else None
-    except ValueError:
-        return None
-
-
 def cast_spell(state: GameState, player: str, card: int, *, face: str | None = None, x: int = 0,
                without_paying: bool = False, alternative: bool = False, choose: Chooser = first_legal) -> Spell:
     """``player`` casts ``card``, paying its costs; return the spell on the stack.
@@ -103,13 +93,10 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
                                     Citation("Casting Spells", "601.2c"))
             targets = picked
         paid: tuple[str, ...] = ()
-        kicked = False
-        kicker = kicker_cost(chosen)
-        if kicker is not None:                                                        # 601.2b: announce kicker
-            answer = decide(state, Decision.of(player, f"pay kicker {kicker}?", Citation("Kicker", "702.33a"),
-                                               [Option(f"pay kicker {kicker}", True), Option("don't pay kicker", False)]),
-                            choose)
-            kicked = bool(answer.value)
+        from ..actions.kicker import kicker as announce_kicker, total
+        kicks = announce_kicker(state, player, chosen, choose)                       # 601.2b: Kicker — CR 702.33a–c
+        kicked = bool(kicks)
+        kicker = total(kicks)
         cost = chosen.mana_cost
         if alternative:
             found = alternative_cost(state, player, chosen)
@@ -124,7 +111,7 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
             cost = kicker if cost is None or without_paying else cost + kicker        # 601.2f: the total cost
         if (not without_paying or kicked) and cost is not None:                        # 601.2f–h
             paid = tuple(pay_mana(state, player, cost, choose, chosen.name, x))
-        spell = Spell(card, player, chosen, x, without_paying, kicked, tuple(targets), paid)
+        spell = Spell(card, player, chosen, x, without_paying, kicked, tuple(targets), paid, kicks)
         state.set_item(state.spells, card, spell)
         note = "without paying its mana cost" if without_paying else (f"paid by tapping {', '.join(paid)}" if paid
                                                                        else "no mana to pay")
@@ -168,7 +155,7 @@ def resolve_top(state: GameState, choose: Chooser = first_legal) -> None:
             if spell.kicked:
                 # The permanent remembers its spell was kicked for "if it was kicked" (Kicker — CR 702.33d).
                 enter_battlefield(state, top, spell.controller, x=spell.x, choose=choose,
-                                  detail="a kicked permanent spell resolves (608.3)", kicked=True)
+                                  detail="a kicked permanent spell resolves (608.3)", kicked=True, kicks=spell.kicks)
                 return
             enter_battlefield(state, top, spell.controller, x=spell.x, choose=choose,
                               detail="a permanent spell resolves (608.3)")
