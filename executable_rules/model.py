@@ -639,6 +639,7 @@ class EventKind(str, enum.Enum):
     EFFECT = "effect"
     LOSE = "lose"
     PAY = "pay"
+    CYCLE = "cycle"
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,9 @@ Prowess — CR 702.108b): a written-out ability's ``line`` is ``1000 × the keyw
 from __future__ import annotations
 
 import functools
+from typing import Callable
 
-from ..model import OracleCard
+from ..model import OracleCard, ZoneKind
 from ..oracle import Ability
 from ..oracle.parser import parse_line
 
@@ -30,10 +31,25 @@ WRITTEN_OUT = 1000
 
 
 @functools.lru_cache(maxsize=1)
-def meanings() -> dict[str, str]:
-    """``{keyword title: MEANS}`` of every action module that writes its keyword out."""
+def meanings() -> dict[str, Callable[[str], str]]:
+    """``{keyword title: argument → ability text}`` of every action module that writes its keyword out: its
+    ``written_out(argument)``, or its ``MEANS`` with ``{cost}``/``{n}`` filled in."""
     from ..actions import ACTIONS
-    return {m.KEYWORD: m.MEANS for m in ACTIONS if isinstance(getattr(m, "MEANS", None), str)}
+    found: dict[str, Callable[[str], str]] = {}
+    for m in ACTIONS:
+        if callable(getattr(m, "written_out", None)):
+            found[m.KEYWORD] = m.written_out
+        elif isinstance(getattr(m, "MEANS", None), str):
+            found[m.KEYWORD] = functools.partial(lambda means, argument: means.format(cost=argument, n=argument),
+                                                 m.MEANS)
+    return found
+
+
+@functools.lru_cache(maxsize=1)
+def active_zones() -> dict[str, ZoneKind]:
+    """``{keyword title: the zone its written-out ability works in}`` (``ACTIVE_ZONE``: cycling's is the hand)."""
+    from ..actions import ACTIONS
+    return {m.KEYWORD: m.ACTIVE_ZONE for m in ACTIONS if isinstance(getattr(m, "ACTIVE_ZONE", None), ZoneKind)}
 
 
 @functools.lru_cache(maxsize=8192)
@@ -45,8 +61,7 @@ def _written_out(name: str, text: str) -> tuple[Ability, ...]:
         for place, (title, argument) in enumerate(ability.keywords, 1):
             if title not in means:
                 continue
-            line = means[title].format(cost=argument, n=argument)
-            found.append(parse_line(line, name, WRITTEN_OUT * ability.line + place))
+            found.append(parse_line(means[title](argument), name, WRITTEN_OUT * ability.line + place))
     return tuple(found)
 
 
@@ -58,3 +73,20 @@ def abilities_of(oracle: OracleCard) -> tuple[Ability, ...]:
 def keyword_of(ability: Ability) -> int | None:
     """The printed keyword line a written-out ability comes from (None for a printed ability)."""
     return ability.line // WRITTEN_OUT if ability.line >= WRITTEN_OUT else None
+
+
+def keyword_title(oracle: OracleCard, ability: Ability) -> str | None:
+    """The 702 title of the keyword a written-out ability stands for (None for a printed ability)."""
+    line = keyword_of(ability)
+    if line is None:
+        return None
+    printed = next((a for a in oracle.parsed.abilities if a.line == line), None)
+    place = ability.line - WRITTEN_OUT * line
+    return printed.keywords[place - 1][0] if printed is not None and len(printed.keywords) >= place else None
+
+
+def printed_text(oracle: OracleCard, ability: Ability) -> str:
+    """The printed keyword line a written-out ability comes from ("cycling {3}{B}{B}"), or the ability's own text."""
+    line = keyword_of(ability)
+    printed = next((a for a in oracle.parsed.abilities if a.line == line), None) if line is not None else None
+    return printed.text if printed is not None else ability.text

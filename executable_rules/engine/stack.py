@@ -221,11 +221,19 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
     """``player`` activates the ability of ``card`` whose text starts with ``which`` (its cost, e.g. ``{T}``)."""
     c = state.cards[card]
     wanted = which.casefold()
+    from .keyword_abilities import active_zones, keyword_title, printed_text
     found = [a for a in activated_abilities(state, card) if a.text.casefold().startswith(wanted)]
+    found = found or [a for a in activated_abilities(state, card)      # "Cycling {2}": the keyword as printed
+                      if printed_text(c.oracle, a).casefold().startswith(wanted) and keyword_title(c.oracle, a)]
     if not found:
         raise ValueError(f"{c.oracle.name} has no activated ability {which!r}; it has "
                          f"{[a.text for a in activated_abilities(state, card)]}")
     ability = found[0]
+    keyword = keyword_title(c.oracle, ability)
+    zone = active_zones().get(keyword or "")
+    if zone is not None and state.zone_of(card).kind is not zone:         # cycling works only in hand (Cycling — CR 702.29a)
+        raise IllegalChoice(f"activate {keyword}", f"{c.oracle.name} is in {state.zone_of(card).label}: {keyword} works "
+                            f"only while the card is in a player's {zone.value}", Citation(keyword or "", "702.29a"))
     tree = ability.tree
     assert tree is not None
     costs, body = tree.children[0], tree.children[-1]
@@ -242,6 +250,9 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
                                     Citation("Activating Activated Abilities", "602.2b"))
             targets = picked
         _pay_costs(state, player, card, costs, choose, name, x)
+        if keyword == "Cycling":             # "when you cycle this card" triggers on this discard (Cycling — CR 702.29c)
+            state.emit(EventKind.CYCLE, player, (card,), detail="discarded to pay a cycling cost",
+                       citation=Citation("Cycling", "702.29c"))
         event = Event(EventKind.NOTHING, player, (card,))
         on_stack = TriggeredAbility(state.ref(card), c.oracle.name, player, ability.text, event, line=ability.line,
                                     activated=True, x=x, targets=tuple(t for t in targets if t is not None))
@@ -296,6 +307,13 @@ def _pay_costs(state: GameState, player: str, card: int, costs: Tree[Token], cho
                                                [Option(f"sacrifice {state.cards[p].display_name}", p) for p in pool]),
                             choose)
             put_into_graveyard(state, answer.value, "sacrificed as a cost", Citation("Sacrifice", "701.21a"))
+        elif item.data == "cost_discard" and text(item) in ("discard ~", "Discard ~"):
+            owner = state.player(c.owner)
+            source = state.zone_of(card).label
+            state.move(card, owner.graveyard)
+            state.emit(EventKind.MOVE, player, (card,), names=(c.oracle.name,), source=source,
+                       destination=owner.graveyard.label, detail="discarded as a cost",
+                       citation=Citation("Discard", "701.9a"))
         elif item.data == "cost_life":
             from ..instructions import lose_life
             from .selectors import amount_of

@@ -72,7 +72,7 @@ def _was(state: GameState, card: int, kind: str) -> bool:
 def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) -> bool:
     """Whether ``event`` is ``ability``'s trigger event (``source`` is the permanent that has it)."""
     node = _event_node(ability)
-    if node is None or source.controller is None and event.kind is not EventKind.MOVE:
+    if node is None or source.controller is None and event.kind not in (EventKind.MOVE, EventKind.CYCLE):
         return False
     controller = source.controller or (state.last_known[source.id].controller if source.id in state.last_known
                                        else source.owner)
@@ -94,6 +94,8 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
             c in state.cards and matches(state, controller, desc, c, source.id)
             and not ("another" in text(desc).split() and c == source.id)
             and (not under_you or state.cards[c].controller == controller) for c in event.cards)
+    if kind == "self_cycled":        # "when you cycle ~": from the zone it went to (Cycling — CR 702.29c)
+        return event.kind is EventKind.CYCLE and source.id in event.cards and event.player == controller
     if kind == "self_dies":
         return died and source.id in event.cards and _was(state, source.id, "Creature")
     if kind == "dies":
@@ -193,11 +195,13 @@ def watch(state: GameState, event: Event) -> None:
     sources = list(state.battlefield.cards)
     if event.kind is EventKind.MOVE and event.source == "battlefield":
         sources += [c for c in event.cards if c not in sources]       # leaves-the-battlefield: look back (603.10a)
+    if event.kind is EventKind.CYCLE:
+        sources += [c for c in event.cards if c not in sources]       # "when you cycle ~": from the graveyard
     for card_id in sources:
         card = state.cards.get(card_id)
         if card is None or card.face_down:
             continue
-        if state.zone_of(card_id) is not state.battlefield:
+        if state.zone_of(card_id) is not state.battlefield and event.kind is not EventKind.CYCLE:
             known = state.last_known.get(card_id)
             if card_id not in event.cards or known is None or known.face_down:
                 continue        # looking back, it is as it last existed: face down, it had no abilities

@@ -193,7 +193,7 @@ _EFFECTS = {
 _TRIGGERS = {
     "self_enters", "enters", "dies", "self_dies", "attacks", "self_attacks", "cast", "explores", "keyword_event",
     "cards_to_graveyard", "beginning", "deals_combat_damage", "turned_face_up", "self_leaves", "searches",
-    "shuffles", "draws", "gains_life", "becomes_target", "blocks", "self_blocks", "sacrifice_event",
+    "shuffles", "draws", "gains_life", "becomes_target", "blocks", "self_blocks", "sacrifice_event", "self_cycled",
 }
 
 
