@@ -777,6 +777,7 @@ class GameState:
     turn_started: int = 0        # index in ``events`` where this turn began
     kicked: set[tuple[int, int]] = field(default_factory=set)   # (card, incarnation) of permanents whose spell was kicked
     kicked_with: dict[tuple[int, int], tuple[tuple[bool, str], ...]] = field(default_factory=dict)   # their kicker costs
+    flashback_cast: list[tuple[int, int]] = field(default_factory=list)   # (card, incarnation) of spells cast with flashback
     watchers: list[Watcher] = field(default_factory=list)
     move_replacements: list[MoveReplacement] = field(default_factory=list)
     history: list[tuple[str, int]] = field(default_factory=list)
@@ -1113,6 +1114,7 @@ class GameState:
         new.turn_started = self.turn_started
         new.kicked = set(self.kicked)
         new.kicked_with = dict(self.kicked_with)
+        new.flashback_cast = list(self.flashback_cast)
         new.next_id = self.next_id
         new.next_timestamp = self.next_timestamp
         return new

@@ -58,7 +58,8 @@ def alternative_cost(state: GameState, player: str, face: Face) -> tuple[ManaCos
 
 
 def cast_spell(state: GameState, player: str, card: int, *, face: str | None = None, x: int = 0,
-               without_paying: bool = False, alternative: bool = False, choose: Chooser = first_legal) -> Spell:
+               without_paying: bool = False, alternative: bool = False, instead: ManaCost | None = None,
+               instead_name: str = "", choose: Chooser = first_legal) -> Spell:
     """``player`` casts ``card``, paying its costs; return the spell on the stack.
 
     ``alternative`` pays the face's alternative cost instead of its mana cost (Casting Spells — CR 601.2b,
@@ -107,6 +108,8 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
             if not condition_holds(state, player, condition):
                 raise IllegalChoice(f"cast {chosen.name} for {cost}", f"its condition is false: {condition}",
                                     Citation("Casting Spells", "601.2b"))
+        if instead is not None:                   # an alternative cost from a keyword (Flashback — CR 702.34a): 601.2b
+            cost = instead
         if kicked and kicker is not None:
             cost = kicker if cost is None or without_paying else cost + kicker        # 601.2f: the total cost
         if (not without_paying or kicked) and cost is not None:                        # 601.2f–h
@@ -117,6 +120,8 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
                                                                        else "no mana to pay")
         if alternative:
             note += f"; its alternative cost {cost} paid instead of its mana cost {chosen.mana_cost}"
+        if instead is not None:
+            note += f"; its {instead_name} cost {instead} paid rather than its mana cost {chosen.mana_cost}"
         state.emit(EventKind.CAST, player, (card,), names=(chosen.name,), source=source, destination="stack",
                    detail=note + (f"; X is {x}" if chosen.mana_cost and chosen.mana_cost.has_x else ""),
                    citation=Citation("Casting Spells", "601.2"))
