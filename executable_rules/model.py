@@ -640,6 +640,7 @@ class EventKind(str, enum.Enum):
     LOSE = "lose"
     PAY = "pay"
     CYCLE = "cycle"
+    TARGET = "target"           # a permanent became the target of a spell or ability (ward triggers: Ward — CR 702.21a)
 
 
 @dataclass(frozen=True)

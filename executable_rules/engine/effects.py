@@ -606,6 +606,11 @@ def surveil(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None
 
 
 def counter_spell(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    cost = next((str(t) for t in node.children if isinstance(t, Token) and t.type == "WARD_COST"), None)
+    if cost is not None and ctx.event is not None:
+        from ..actions.ward import ward                                     # Ward — CR 702.21a
+        ward(state, ctx.event, cost, choose)
+        return
     if "unless" in text(node):
         raise Unimplemented("counter … unless its controller pays")
     for card in objects(state, ctx, _object_child(node)):

@@ -125,6 +125,8 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
         state.emit(EventKind.CAST, player, (card,), names=(chosen.name,), source=source, destination="stack",
                    detail=note + (f"; X is {x}" if chosen.mana_cost and chosen.mana_cost.has_x else ""),
                    citation=Citation("Casting Spells", "601.2"))
+        from ..actions.ward import targeted
+        targeted(state, player, card, chosen.name, targets)                            # what ward triggers on
         return spell
 
 
@@ -273,6 +275,8 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
         state.append(state.stack.cards, ability_id)
         state.emit(EventKind.TRIGGER, player, names=(name,), destination="stack", detail=f"activated: {ability.text}",
                    citation=Citation("Activating Activated Abilities", "602.2"))
+        from ..actions.ward import targeted
+        targeted(state, player, ability_id, name, targets)                             # what ward triggers on
 
 
 def _pay_costs(state: GameState, player: str, card: int, costs: Tree[Token], choose: Chooser, name: str,

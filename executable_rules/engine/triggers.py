@@ -94,6 +94,10 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
             c in state.cards and matches(state, controller, desc, c, source.id)
             and not ("another" in text(desc).split() and c == source.id)
             and (not under_you or state.cards[c].controller == controller) for c in event.cards)
+    if kind == "becomes_target" and "an opponent controls" in text(node) and any(
+            isinstance(c, Token) and c.type == "SELF" for c in node.children):
+        from ..actions.ward import triggers                                 # Ward — CR 702.21a
+        return triggers(event, source.id, controller)
     if kind == "self_cycled":        # "when you cycle ~": from the zone it went to (Cycling — CR 702.29c)
         return event.kind is EventKind.CYCLE and source.id in event.cards and event.player == controller
     if kind == "self_dies":
@@ -288,4 +292,6 @@ def _put_one(state: GameState, ability: TriggeredAbility, choose: Chooser) -> in
     state.append(state.stack.cards, ability_id)
     state.emit(EventKind.TRIGGER, ability.controller, names=(ability.label,), destination="stack",
                detail=ability.ability, citation=Citation("Handling Triggered Abilities", "603.3"))
+    from ..actions.ward import targeted
+    targeted(state, ability.controller, ability_id, ability.label, targets)          # what ward triggers on
     return 1
