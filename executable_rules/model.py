@@ -431,6 +431,7 @@ class FaceDown(enum.Enum):
 
     MANIFESTED = "manifested"   # Manifest — CR 701.40a
     CLOAKED = "cloaked"         # Cloak — CR 701.58a
+    MORPHED = "morphed"         # cast face down with morph: Morph — CR 702.37a
 
 
 @dataclass(eq=False)

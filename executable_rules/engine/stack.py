@@ -165,7 +165,7 @@ def resolve_top(state: GameState, choose: Chooser = first_legal) -> None:
                                   detail="a kicked permanent spell resolves (608.3)", kicked=True, kicks=spell.kicks)
                 return
             enter_battlefield(state, top, spell.controller, x=spell.x, choose=choose,
-                              detail="a permanent spell resolves (608.3)")
+                              detail="a permanent spell resolves (608.3)", face_down=card.face_down)   # Morph — CR 702.37a
             return
         unread = [a for a in parse_card(spell.face.name, spell.face.text).abilities if not a.parsed]
         if unread:
