@@ -814,4 +814,10 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "add_mana": add_mana, "look_top": look_top, "put_rest": put_rest, "shuffle": shuffle,
     "return_to_battlefield": return_to_battlefield, "return_to_hand": return_to_hand, "may": may,
     "put_this_way": put_this_way, "extra_land": extra_land, "reveal_from_among": reveal_from_among,
+    "cascade": lambda state, ctx, node, choose: _cascade(state, ctx, node, choose),
 }
+
+
+def _cascade(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.cascade import resolve                                   # Cascade — CR 702.85a
+    resolve(state, ctx, node, choose)

@@ -59,7 +59,7 @@ def alternative_cost(state: GameState, player: str, face: Face) -> tuple[ManaCos
 
 def cast_spell(state: GameState, player: str, card: int, *, face: str | None = None, x: int = 0,
                without_paying: bool = False, alternative: bool = False, instead: ManaCost | None = None,
-               instead_name: str = "", choose: Chooser = first_legal) -> Spell:
+               instead_name: str = "", cascade: bool = False, choose: Chooser = first_legal) -> Spell:
     """``player`` casts ``card``, paying its costs; return the spell on the stack.
 
     ``alternative`` pays the face's alternative cost instead of its mana cost (Casting Spells — CR 601.2b,
@@ -76,7 +76,7 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
                             Citation("Lands", "305.9"))
     from ..actions.flash import flash
     instant = "Instant" in chosen.types or flash(c.oracle)                           # Flash — CR 702.8a
-    if not instant and (state.stack.cards or state.active != player or "main" not in state.step):
+    if not instant and not cascade and (state.stack.cards or state.active != player or "main" not in state.step):
         raise IllegalChoice(f"cast {chosen.name}", "a noninstant spell is cast only in its controller's main phase "
                             "with an empty stack", Citation("Timing and Priority", "117.1a"))
     if x and not (chosen.mana_cost and chosen.mana_cost.has_x):

@@ -72,7 +72,7 @@ def _was(state: GameState, card: int, kind: str) -> bool:
 def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) -> bool:
     """Whether ``event`` is ``ability``'s trigger event (``source`` is the permanent that has it)."""
     node = _event_node(ability)
-    if node is None or source.controller is None and event.kind not in (EventKind.MOVE, EventKind.CYCLE):
+    if node is None or source.controller is None and event.kind not in (EventKind.MOVE, EventKind.CYCLE, EventKind.CAST):
         return False
     controller = source.controller or (state.last_known[source.id].controller if source.id in state.last_known
                                        else source.owner)
@@ -98,6 +98,8 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
             isinstance(c, Token) and c.type == "SELF" for c in node.children):
         from ..actions.ward import triggers                                 # Ward — CR 702.21a
         return triggers(event, source.id, controller)
+    if kind == "self_cast":          # "when you cast this spell": from the stack (Cascade — CR 702.85a)
+        return event.kind is EventKind.CAST and source.id in event.cards and event.player == controller
     if kind == "self_cycled":        # "when you cycle ~": from the zone it went to (Cycling — CR 702.29c)
         return event.kind is EventKind.CYCLE and source.id in event.cards and event.player == controller
     if kind == "self_dies":
@@ -199,19 +201,22 @@ def watch(state: GameState, event: Event) -> None:
     sources = list(state.battlefield.cards)
     if event.kind is EventKind.MOVE and event.source == "battlefield":
         sources += [c for c in event.cards if c not in sources]       # leaves-the-battlefield: look back (603.10a)
-    if event.kind is EventKind.CYCLE:
-        sources += [c for c in event.cards if c not in sources]       # "when you cycle ~": from the graveyard
+    if event.kind in (EventKind.CYCLE, EventKind.CAST):
+        sources += [c for c in event.cards if c not in sources]       # "when you cycle ~" / "when you cast ~"
     for card_id in sources:
         card = state.cards.get(card_id)
         if card is None or card.face_down:
             continue
-        if state.zone_of(card_id) is not state.battlefield and event.kind is not EventKind.CYCLE:
+        if state.zone_of(card_id) is not state.battlefield and event.kind not in (EventKind.CYCLE, EventKind.CAST):
             known = state.last_known.get(card_id)
             if card_id not in event.cards or known is None or known.face_down:
                 continue        # looking back, it is as it last existed: face down, it had no abilities
         for ability in abilities_of(card.oracle):        # printed, and keywords written out (prowess, persist …)
             if ability.kind != "triggered" or not triggers_on(state, card, ability, event):
                 continue
+            if (event.kind in (EventKind.CYCLE, EventKind.CAST) and state.zone_of(card_id) is not state.battlefield
+                    and ability.trigger not in ("self_cycled", "self_cast")):
+                continue        # off the battlefield, only "when you cycle/cast this card" abilities work
             condition = intervening_condition(ability)
             if condition is not None and not condition_holds(state, card.controller or card.owner, condition, card_id):
                 continue        # "When …, if …": the condition is checked as it triggers (603.4)

@@ -189,11 +189,13 @@ _EFFECTS = {
     "gain_keyword", "regenerate", "return_to_battlefield", "return_to_hand", "put_rest", "reveal_top", "transform",
     "fight", "goad", "investigate", "proliferate", "connive", "amass", "adapt", "put_onto_battlefield",
     "prevent_damage", "gain_control", "copy_spell", "choose_mode", "put_this_way", "extra_land", "reveal_from_among", "may", "conditional", "otherwise", "for_each",
+    "cascade",
 }
 _TRIGGERS = {
     "self_enters", "enters", "dies", "self_dies", "attacks", "self_attacks", "cast", "explores", "keyword_event",
     "cards_to_graveyard", "beginning", "deals_combat_damage", "turned_face_up", "self_leaves", "searches",
     "shuffles", "draws", "gains_life", "becomes_target", "blocks", "self_blocks", "sacrifice_event", "self_cycled",
+    "self_cast",
 }
 
 
