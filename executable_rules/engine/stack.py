@@ -112,6 +112,9 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
             cost = instead
         if kicked and kicker is not None:
             cost = kicker if cost is None or without_paying else cost + kicker        # 601.2f: the total cost
+        from ..actions.delve import delve, has_delve
+        if (not without_paying or kicked) and cost is not None and has_delve(c.oracle):  # Delve — CR 702.66a–b
+            cost = delve(state, player, cost, chosen.name, choose=choose)
         if (not without_paying or kicked) and cost is not None:                        # 601.2f–h
             paid = tuple(pay_mana(state, player, cost, choose, chosen.name, x))
         spell = Spell(card, player, chosen, x, without_paying, kicked, tuple(targets), paid, kicks)
