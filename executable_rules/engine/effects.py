@@ -91,10 +91,11 @@ def legal_targets(state: GameState, controller: str, spec: Node, source: int) ->
 
 
 def _targetable(state: GameState, controller: str, target: int | str, source: int) -> bool:
-    """Shroud — CR 702.18a and Hexproof — CR 702.11b–d, each stated in its keyword's module."""
+    """Shroud — CR 702.18a, Hexproof — CR 702.11b–d and Protection — CR 702.16b, each stated in its keyword's module."""
     from ..actions.hexproof import hexproof
+    from ..actions.protection import protection
     from ..actions.shroud import shroud
-    return not shroud(state, target) and not hexproof(state, controller, target, source)
+    return not (shroud(state, target) or hexproof(state, controller, target, source) or protection(state, target, source))
 
 
 def target_label(state: GameState, target: Target) -> str:
@@ -271,13 +272,21 @@ def deal_damage(state: GameState, ctx: Context, node: Node, choose: Chooser) -> 
         raise Unimplemented(f"damage to {text(node)!r}")
     source_name = state.cards[ctx.source].display_name if ctx.source in state.cards else ctx.name
     for target in recipients(state, ctx, recipient):
-        damage(state, ctx.controller, source_name, target, amount)
+        damage(state, ctx.controller, source_name, target, amount, source=ctx.source)
 
 
-def damage(state: GameState, controller: str, source_name: str, target: Target, amount: int) -> None:
+def damage(state: GameState, controller: str, source_name: str, target: Target, amount: int,
+           source: int | None = None) -> None:
     """Damage — CR 120.3: to a player, life loss (120.3a); to a creature, damage marked on it (120.3e);
-    to a planeswalker, loyalty counters removed (120.3c)."""
+    to a planeswalker, loyalty counters removed (120.3c). Damage from a ``source`` the target has protection from
+    is prevented (Protection — CR 702.16e)."""
     if amount <= 0:
+        return
+    from ..actions.protection import protection
+    if isinstance(target, ObjectRef) and protection(state, target.card, source):
+        state.emit(EventKind.NOTHING, controller, (target.card,), amount=amount,
+                   detail=f"{amount} damage from {source_name} is prevented: protection",
+                   citation=Citation("Protection", "702.16e"))
         return
     if isinstance(target, str):
         p = state.player(target)
