@@ -112,6 +112,9 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
             cost = instead
         if kicked and kicker is not None:
             cost = kicker if cost is None or without_paying else cost + kicker        # 601.2f: the total cost
+        from ..actions.affinity import affinity
+        if not without_paying and cost is not None:                                     # Affinity — CR 702.41a
+            cost = affinity(state, player, c.oracle, cost)
         from ..actions.delve import delve, has_delve
         if (not without_paying or kicked) and cost is not None and has_delve(c.oracle):  # Delve — CR 702.66a–b
             cost = delve(state, player, cost, chosen.name, choose=choose)
