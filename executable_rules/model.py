@@ -780,6 +780,7 @@ class GameState:
     kicked: set[tuple[int, int]] = field(default_factory=set)   # (card, incarnation) of permanents whose spell was kicked
     kicked_with: dict[tuple[int, int], tuple[tuple[bool, str], ...]] = field(default_factory=dict)   # their kicker costs
     flashback_cast: list[tuple[int, int]] = field(default_factory=list)   # (card, incarnation) of spells cast with flashback
+    escaped: list[tuple[int, int]] = field(default_factory=list)          # … and of spells cast with escape
     watchers: list[Watcher] = field(default_factory=list)
     move_replacements: list[MoveReplacement] = field(default_factory=list)
     history: list[tuple[str, int]] = field(default_factory=list)
@@ -1117,6 +1118,7 @@ class GameState:
         new.kicked = set(self.kicked)
         new.kicked_with = dict(self.kicked_with)
         new.flashback_cast = list(self.flashback_cast)
+        new.escaped = list(self.escaped)
         new.next_id = self.next_id
         new.next_timestamp = self.next_timestamp
         return new

@@ -164,14 +164,18 @@ def resolve_top(state: GameState, choose: Chooser = first_legal) -> None:
         state.emit(EventKind.RESOLVE, spell.controller, (top,), names=(name,),
                    citation=Citation("Resolving Spells and Abilities", "608.2"))
         if spell.face.types & {"Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle"}:
+            from ..actions.escape import escape_counters
+            counters = escape_counters(state, top)                                    # Escape — CR 702.138c
             state.delete_item(state.spells, top)
             if spell.kicked:
                 # The permanent remembers its spell was kicked for "if it was kicked" (Kicker — CR 702.33d).
                 enter_battlefield(state, top, spell.controller, x=spell.x, choose=choose,
-                                  detail="a kicked permanent spell resolves (608.3)", kicked=True, kicks=spell.kicks)
+                                  detail="a kicked permanent spell resolves (608.3)", kicked=True, kicks=spell.kicks,
+                                  counters=counters)
                 return
             enter_battlefield(state, top, spell.controller, x=spell.x, choose=choose,
-                              detail="a permanent spell resolves (608.3)", face_down=card.face_down)   # Morph — CR 702.37a
+                              detail="a permanent spell resolves (608.3)", face_down=card.face_down,   # Morph — CR 702.37a
+                              counters=counters)
             return
         unread = [a for a in parse_card(spell.face.name, spell.face.text).abilities if not a.parsed]
         if unread:
