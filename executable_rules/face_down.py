@@ -43,7 +43,8 @@ from .choices import first_legal
 from .engine.mana import pay_mana
 from .model import EventKind, FaceDown, GameState, ManaCost
 
-RULES = {FaceDown.MANIFESTED: ("Manifest", "701.40"), FaceDown.CLOAKED: ("Cloak", "701.58")}
+RULES = {FaceDown.MANIFESTED: ("Manifest", "701.40"), FaceDown.CLOAKED: ("Cloak", "701.58"),
+         FaceDown.MORPHED: ("Morph", "702.37")}
 
 
 def put_onto_battlefield_face_down(state: GameState, player: str, card: int, kind: FaceDown) -> bool:
@@ -106,7 +107,13 @@ def turn_face_up(state: GameState, player: str, card: int,
     if via != "effect" and c.controller != player:
         raise IllegalChoice(f"turn {name} face up", f"{player} doesn't control it", Citation(keyword, f"{number}b"))
     cost: ManaCost | None = None
-    if via == "mana cost":
+    if c.face_down is FaceDown.MORPHED and via != "effect":
+        # Cast face down with morph, it is turned face up for its morph cost only (Morph — CR 702.37e).
+        if via != "morph" or c.oracle.morph is None:
+            raise IllegalChoice(f"turn {name} face up for its {via}", "a permanent cast face down with morph is turned "
+                                "face up by paying its morph cost", Citation("Morph", "702.37e"))
+        cost, rule = c.oracle.morph, Citation("Morph", "702.37e")
+    elif via == "mana cost":
         if "Creature" not in c.oracle.types:
             raise IllegalChoice(f"turn {name} face up for its mana cost", f"{name} isn't a creature card",
                                 Citation(keyword, f"{number}b"))

@@ -431,6 +431,7 @@ class FaceDown(enum.Enum):
 
     MANIFESTED = "manifested"   # Manifest — CR 701.40a
     CLOAKED = "cloaked"         # Cloak — CR 701.58a
+    MORPHED = "morphed"         # cast face down with morph: Morph — CR 702.37a
 
 
 @dataclass(eq=False)
@@ -563,6 +564,7 @@ class Spell:
     targets: tuple[ObjectRef | str | None, ...] = ()   # one per target phrase; None: an "up to" target not chosen
     paid: tuple[str, ...] = ()
     spent: tuple[str, ...] = ()   # the mana spent on its costs, by symbol (Sunburst — CR 702.44a counts its colours)
+    kicks: tuple[str, ...] = ()      # the kicker costs paid, a multikicker cost once per time (Kicker — CR 702.33d)
 
     @property
     def mana_value(self) -> int:
@@ -649,6 +651,8 @@ class EventKind(str, enum.Enum):
     EFFECT = "effect"
     LOSE = "lose"
     PAY = "pay"
+    CYCLE = "cycle"
+    TARGET = "target"           # a permanent became the target of a spell or ability (ward triggers: Ward — CR 702.21a)
 
 
 @dataclass(frozen=True)
@@ -691,7 +695,7 @@ class LastKnown:
     types: frozenset[str]
     incarnation: int
     face_down: bool = False
-    counters: tuple[tuple[str, int], ...] = ()      # as it left (Modular — CR 702.43a counts its +1/+1 counters)
+    counters: tuple[tuple[str, int], ...] = ()   # as it last existed (persist, undying: Persist — CR 702.79a)
 
 
 # --------------------------------------------------------------------------- players and the game state
@@ -809,6 +813,9 @@ class GameState:
     combat: Combat | None = None  # attackers and blockers during the combat phase (Combat Phase — CR 506)
     deathtouched: frozenset[ObjectRef] = frozenset()  # dealt damage by a deathtouch source since SBAs were last checked
     designations: set[tuple[int, int, str]] = field(default_factory=set)   # (card, incarnation, name): monstrous, exerted, …
+    kicked_with: dict[tuple[int, int], tuple[tuple[bool, str], ...]] = field(default_factory=dict)   # their kicker costs
+    flashback_cast: list[tuple[int, int]] = field(default_factory=list)   # (card, incarnation) of spells cast with flashback
+    escaped: list[tuple[int, int]] = field(default_factory=list)          # … and of spells cast with escape
     watchers: list[Watcher] = field(default_factory=list)
     move_replacements: list[MoveReplacement] = field(default_factory=list)
     history: list[tuple[str, int]] = field(default_factory=list)
@@ -984,11 +991,13 @@ class GameState:
         self.once_each_turn.add(key)
         self._undo.append(("discard", self.once_each_turn, key))
 
-    def mark_kicked(self, card: int) -> None:
-        """The permanent ``card`` now is entered from a kicked spell (Kicker — CR 702.33d)."""
+    def mark_kicked(self, card: int, kicks: tuple[str, ...] = ()) -> None:
+        """The permanent ``card`` now is entered from a kicked spell (Kicker — CR 702.33d), kicked with ``kicks``."""
         key = (card, self.incarnation.get(card, 0))
         self.kicked.add(key)
         self._undo.append(("discard", self.kicked, key))
+        if kicks:
+            self.set_item(self.kicked_with, key, tuple((True, k) for k in kicks))
 
     def designate(self, card: int, name: str) -> None:
         """The permanent ``card`` now has the designation ``name`` ("monstrous": Monstrosity — CR 701.37b;
@@ -1073,7 +1082,7 @@ class GameState:
         if src.kind is ZoneKind.BATTLEFIELD:
             self.set_item(self.last_known, card, LastKnown(
                 c.controller or c.owner, c.name, c.types, self.incarnation.get(card, 0), c.face_down is not None,
-                tuple(sorted(c.counters.items()))))
+                tuple(sorted((k, n) for k, n in c.counters.items() if n))))
             if c.face_down:
                 self.emit(EventKind.REVEAL, c.owner, (card,), source=src.label, detail="a face-down permanent leaving the battlefield is revealed",
                           citation=Citation("Face-Down Spells and Permanents", "708.9"))
@@ -1165,6 +1174,9 @@ class GameState:
         new.kicked = set(self.kicked)
         new.combat, new.deathtouched = self.combat, self.deathtouched
         new.designations = set(self.designations)
+        new.kicked_with = dict(self.kicked_with)
+        new.flashback_cast = list(self.flashback_cast)
+        new.escaped = list(self.escaped)
         new.next_id = self.next_id
         new.next_timestamp = self.next_timestamp
         return new

@@ -559,7 +559,7 @@ STEP_KEYS: dict[str, set[str]] = {
     "cast_spell": {"player", "card", "face", "x", "zone", "targets", "without_paying", "alternative", "bestowed"},
     "activate": {"player", "card", "ability", "x", "targets"},
     "play_land": {"player", "card"},
-    "resolve_stack": set(), "pass_to": {"step", "turn"}, "tap": {"card", "player"},
+    "resolve_stack": set(), "pass_to": {"step", "turn"}, "tap": {"card", "player"}, "priority": set(),
 }
 
 
@@ -601,7 +601,7 @@ def _run_step(run: ScenarioRun, step: dict[str, Any], choose: Chooser) -> None:
         raise run.fail(key, f"unknown key {key!r} for do = {do!r}{_closest(key, sorted(STEP_KEYS[do]))}")
     state = run.state
     player = run.player(step) if do not in ("explore", "put_triggers", "resolve", "exile_targets", "resolve_stack",
-                                            "pass_to") else "you"
+                                            "pass_to", "priority") else "you"
     if "targets" in step and do in ("cast_spell", "activate"):
         choose = _Targets(run, step["targets"], choose)
     if do in MODULE_STEPS:
@@ -702,6 +702,8 @@ def _run_step(run: ScenarioRun, step: dict[str, Any], choose: Chooser) -> None:
         state.emit(EventKind.TAP, player, (card,), citation=Citation("Tap and Untap", "701.26a"))
     elif do == "resolve_stack":
         engine_turn.resolve_stack(state, choose)
+    elif do == "priority":          # as a player would receive priority: state-based actions, then triggers (117.5)
+        engine_turn.priority(state, choose)
     elif do == "pass_to":
         try:
             engine_turn.pass_to(state, str(step["step"]), int(step["turn"]) if "turn" in step else None, choose)

@@ -46,6 +46,8 @@ KIND = "keyword ability"
 JAPANESE = ("発掘",)
 SUBRULES = ("a", "b")
 SUMMARY = "Replace a draw: mill N and return the card with dredge from graveyard to hand, with at least N cards in library."
+OUT_OF_REACH: dict[str, str] = {}
+"""Both lettered subrules of dredge (702.52a, 702.52b) are implemented."""
 
 
 def dredge_number(card: OracleCard) -> int | None:

@@ -101,11 +101,12 @@ class CardQuery:
     def matches(self, card: Card) -> bool:
         if self.undefined:
             return False
+        from .changeling import changeling                                # every creature type: Changeling — CR 702.73a
         o = card.oracle
         return ((self.name is None or self.name in (o.name, *o.names))
                 and self.types <= o.types and self.supertypes <= o.supertypes
-                and self.subtypes <= set(o.subtypes) and not (self.nonland and "Land" in o.types)
-                and (not self.any_subtypes or bool(self.any_subtypes & set(o.subtypes)))
+                and all(changeling(o, s) for s in self.subtypes) and not (self.nonland and "Land" in o.types)
+                and (not self.any_subtypes or any(changeling(o, s) for s in self.any_subtypes))
                 and (not self.any_types or bool(self.any_types & o.types)))
 
     def why_not(self, card: Card) -> str:

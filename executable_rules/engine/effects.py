@@ -74,13 +74,13 @@ def legal_targets(state: GameState, controller: str, spec: Node, source: int) ->
     kind = str(spec.data)
     players = [p.name for p in state.players if not p.lost]
     if kind == "target_player":
-        return list(players)
+        return [p for p in players if _targetable(state, controller, p, source)]
     if kind == "target_opponent":
-        return [p for p in players if p != controller]
+        return [p for p in players if p != controller and _targetable(state, controller, p, source)]
     if kind == "support":
         from ..actions.support import legal_target
         return [state.ref(c.id) for c in state.permanents() if legal_target(state, source, c.id)
-                and _targetable(state, controller, c.id)]
+                and _targetable(state, controller, c.id, source)]
     found: list[Target] = []
     if kind in ("any_target", "player_or_planeswalker"):
         found += players
@@ -95,26 +95,15 @@ def legal_targets(state: GameState, controller: str, spec: Node, source: int) ->
         else:
             found += [state.ref(c) for c in candidates(state, controller, desc, source)
                       if not (kind == "target_other" and c == source)]
-    return [t for t in found if isinstance(t, str) or _targetable(state, controller, t.card, source)]
+    return [t for t in found if _targetable(state, controller, t if isinstance(t, str) else t.card, source)]
 
 
-def _targetable(state: GameState, controller: str, card: int, source: int | None = None) -> bool:
-    if state.zone_of(card) is not state.battlefield:
-        return True
-    keywords = characteristics(state, card).keywords
-    if "Shroud" in keywords:
-        return False
-    if "Protection" in keywords and source is not None and source in state.cards:
-        # Protection from a colour: it can't be the target of a spell or ability of that colour (Protection — CR 702.16b).
-        from .layers import COLOR_LETTERS
-        source_colors = (characteristics(state, source).colors if state.zone_of(source) is state.battlefield
-                         else state.cards[source].oracle.colors)
-        granted = [("Protection", k.removeprefix("Protection ")) for k in keywords if k.startswith("Protection from")]
-        for title, argument in [*state.cards[card].oracle.parsed.keywords, *granted]:
-            if title == "Protection" and any(COLOR_LETTERS[w] in source_colors for w in argument.split()
-                                             if w in COLOR_LETTERS):
-                return False
-    return not ("Hexproof" in keywords and state.cards[card].controller != controller)
+def _targetable(state: GameState, controller: str, target: int | str, source: int) -> bool:
+    """Shroud — CR 702.18a, Hexproof — CR 702.11b–d and Protection — CR 702.16b, each stated in its keyword's module."""
+    from ..actions.hexproof import hexproof
+    from ..actions.protection import protection
+    from ..actions.shroud import shroud
+    return not (shroud(state, target) or hexproof(state, controller, target, source) or protection(state, target, source))
 
 
 def target_label(state: GameState, target: Target) -> str:
@@ -303,6 +292,7 @@ def damage(state: GameState, controller: str, source_name: str, target: Target, 
     """Damage — CR 120.3: to a player, life loss (120.3a); to a creature, damage marked on it (120.3e);
     to a planeswalker, loyalty counters removed (120.3c). Return the damage dealt.
 
+    Damage from a ``source`` the target has protection from is prevented (Protection — CR 702.16e).
     With the ``source`` card, its abilities change the results, in whatever zone it is: infect gives poison
     counters to a player and -1/-1 counters to a creature instead (Infect — CR 702.90b, 702.90c, 702.90e); wither
     gives -1/-1 counters to a creature instead (Wither — CR 702.80a); combat damage to a player from a creature with
@@ -310,6 +300,12 @@ def damage(state: GameState, controller: str, source_name: str, target: Target, 
     noted for the state-based action that destroys it (Deathtouch — CR 702.2b, 702.2d). Lifelink is
     :func:`lifelink`, once per source for all it dealt at once (Lifelink — CR 702.15e)."""
     if amount <= 0:
+        return 0
+    from ..actions.protection import protection
+    if isinstance(target, ObjectRef) and protection(state, target.card, source):
+        state.emit(EventKind.NOTHING, controller, (target.card,), amount=amount,
+                   detail=f"{amount} damage from {source_name} is prevented: protection",
+                   citation=Citation("Protection", "702.16e"))
         return 0
     keywords = characteristics(state, source).keywords if source is not None and source in state.cards else frozenset()
     kind = "combat damage" if combat else "damage"
@@ -563,6 +559,9 @@ def search(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     named = [w.capitalize() for w in what.split() if w.capitalize() in basic_types]
     alternatives = len(named) > 1 and " or " in what
     subtypes = frozenset() if alternatives else frozenset(named)
+    # "a Goblin card": other subtypes, as printed (a card with changeling is one: Changeling — CR 702.73a)
+    subtypes |= frozenset(w for w in text(_child(node, "search_what")).split()
+                          if w[:1].isupper() and w not in basic_types)
     if "card named" in what or "with" in what:
         raise Unimplemented(f"search for {what!r}")
     count, up_to = 1, False
@@ -940,6 +939,11 @@ def surveil(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None
 
 
 def counter_spell(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    cost = next((str(t) for t in node.children if isinstance(t, Token) and t.type == "WARD_COST"), None)
+    if cost is not None and ctx.event is not None:
+        from ..actions.ward import ward                                     # Ward — CR 702.21a
+        ward(state, ctx.event, cost, choose)
+        return
     if "unless" in text(node):
         raise Unimplemented("counter … unless its controller pays")
     for card in objects(state, ctx, _object_child(node)):
@@ -1082,8 +1086,22 @@ def shuffle(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None
 
 
 def return_to_battlefield(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    counters: dict[str, int] = {}
+    with_counter = _child(node, "return_with_counter")
+    if with_counter is not None:                 # "… with a -1/-1 counter on it" (Persist — CR 702.79a)
+        amount_node = _child(with_counter, "counter_amount")
+        kind = next(str(t) for t in with_counter.children if isinstance(t, Token) and t.type == "COUNTER")
+        counters[kind] = amount_of(amount_node, ctx.x) if amount_node is not None else 1
     for card in objects(state, ctx, _object_child(node)):
         oracle = state.cards[card].oracle
+        if (ctx.event is not None and card in ctx.event.cards and (ctx.event.destination or "").endswith("graveyard")
+                and state.zone_of(card).kind is not ZoneKind.GRAVEYARD):
+            # The card the ability returns left the graveyard it was put into: it is a new object the
+            # ability can't find (Zones — CR 400.7); a token has ceased to exist (Tokens — CR 111.7).
+            state.emit(EventKind.NOTHING, ctx.controller, (card,) if card in state.cards else (),
+                       names=(oracle.name,), detail="it is no longer in the graveyard: nothing is returned",
+                       citation=Citation("Zones", "400.7"))
+            continue
         if not oracle.types & {"Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle"}:
             # An instant or sorcery card (a split card's halves are both) stays where it is (Zones — CR 400.4a);
             # a double-faced card has its front face's characteristics there (Double-Faced Cards — CR 712.8a).
@@ -1092,7 +1110,8 @@ def return_to_battlefield(state: GameState, ctx: Context, node: Node, choose: Ch
                        citation=Citation("Zones", "400.4a"))
             continue
         enter_battlefield(state, card, ctx.controller if "under your control" in text(node) else state.cards[card].owner,
-                          tapped=any(isinstance(t, Token) and t.type == "TAPPED" for t in node.children), choose=choose)
+                          tapped=any(isinstance(t, Token) and t.type == "TAPPED" for t in node.children), choose=choose,
+                          counters=counters)
 
 
 def return_to_hand(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -1160,4 +1179,10 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "bolster": bolster, "support": support, "populate": populate, "detain": detain, "fateseal": fateseal,
     "clash": clash, "learn": learn,
     "for_each": for_each,
+    "cascade": lambda state, ctx, node, choose: _cascade(state, ctx, node, choose),
 }
+
+
+def _cascade(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.cascade import resolve                                   # Cascade — CR 702.85a
+    resolve(state, ctx, node, choose)

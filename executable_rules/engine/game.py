@@ -28,4 +28,6 @@ def new_game(players: Sequence[str], *, seed: int = 0, active: str | None = None
     state = GameState.new(players, seed=seed, active=active)
     state.watchers.append(watch)
     state.move_replacements.append(graveyard_replacement)
+    from ..actions.flashback import flashback_replacement
+    state.move_replacements.append(flashback_replacement)     # Flashback — CR 702.34a: exiled as it leaves the stack
     return state

@@ -228,6 +228,8 @@ def _description(node: Node) -> tuple[set[str], set[str], str | None, str]:
                 owner = str(child.data)
         elif isinstance(child, Token) and child.type in ("BASE_TYPE", "PLURAL_TYPE"):
             kinds |= set(str(child).removesuffix("s").replace(" cards", " card").split(" or "))
+        elif isinstance(child, Token) and str(child) == "other":       # "other Elf creatures": not itself
+            adjectives.add("other")
     return adjectives, kinds, owner, with_text
 
 
@@ -275,7 +277,9 @@ def matches(state: GameState, controller: str, node: Node, card_id: int, source:
         if a in TYPE_WORDS and TYPE_WORDS[a] not in types:
             return False
         if adjective[:1].isupper() and adjective not in subtypes:
-            return False
+            from ..actions.changeling import changeling                   # every creature type: Changeling — CR 702.73a
+            if not changeling(card.oracle, adjective, face_down=card.face_down is not None):
+                return False
     if with_text:
         if "flying" in with_text and "Flying" not in characteristics(state, card_id, statics=False).keywords:
             return False

@@ -29,7 +29,8 @@ def _has_static(state: GameState, card: int, template: str) -> bool:
 
 def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: bool = False, x: int = 0,
                       face_down: FaceDown | None = None, choose: Chooser = first_legal, detail: str = "",
-                      kicked: bool = False, spent: tuple[str, ...] | None = None) -> None:
+                      kicked: bool = False, spent: tuple[str, ...] | None = None,
+                      counters: dict[str, int] | None = None, kicks: tuple[str, ...] = ()) -> None:
     """Put ``card`` onto the battlefield under ``controller``'s control, with its own "enters tapped" and
     "enters with … counters" replacement effects applied as it enters (614.1c, 614.12). ``spent`` is the mana
     spent to cast it when it enters as a resolving spell (for Sunburst — CR 702.44b)."""
@@ -39,7 +40,9 @@ def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: b
     name = c.oracle.name
     state.move(card, state.battlefield, controller=controller, face_down=face_down)
     if kicked:
-        state.mark_kicked(card)
+        state.mark_kicked(card, kicks)
+    for kind, amount in (counters or {}).items():       # "return it … with a -1/-1 counter on it": it enters with it
+        state.add_counters(card, kind, amount)
     notes = [detail] if detail else []
     if tapped:
         state.set(c, "tapped", True)
@@ -50,15 +53,21 @@ def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: b
                 state.set(c, "tapped", True)
                 notes.append("tapped (it enters tapped: a replacement effect, Replacement Effects — CR 614.1c)")
             elif ability.static == "enters_with_counters" and ability.tree is not None:
-                if "for each" in ability.text:
+                kicks_each = "for each time it was kicked" in ability.text      # multikicker: Kicker — CR 702.33c
+                if "for each" in ability.text and not kicks_each:
                     continue
-                if " if " in ability.text and not condition_holds(state, controller, ability.text.split(" if ", 1)[1]):
-                    notes.append(f"no counters: {ability.text.split(' if ', 1)[1].rstrip('.')} is false")
+                condition = (ability.text.split(" if ", 1)[1] if " if " in ability.text else
+                             ability.text[3:].split(",", 1)[0] if ability.text.startswith("if ") else None)
+                if condition and not condition_holds(state, controller, condition, card):
+                    notes.append(f"no counters: {condition.rstrip('.')} is false")
                     continue
                 amount_node = find(ability.tree, "counter_amount")
                 words = ability.text
                 amount = x if amount_node is not None and " x " in f" {words} " and "with x" in words else \
                     amount_of(amount_node, x)
+                if kicks_each:
+                    from ..actions.kicker import times_kicked
+                    amount *= times_kicked(state, card)
                 kind = next((str(t) for t in ability.tree.scan_values(lambda v: getattr(v, "type", "") == "COUNTER")),
                             "+1/+1")
                 if amount:
@@ -85,7 +94,14 @@ def condition_holds(state: GameState, controller: str, condition: str, card: int
                    and state.last_known[e.cards[0]].controller == controller
                    for e in state.events[state.turn_started:])
     if condition in ("it was kicked", "~ was kicked") and card is not None:           # Kicker — CR 702.33d
-        return (card, state.incarnation.get(card, 0)) in state.kicked
+        from ..actions.kicker import was_kicked
+        return was_kicked(state, card)
+    if condition.startswith("it was kicked with its ") and condition.endswith(" kicker") and card is not None:
+        from ..actions.kicker import was_kicked                                     # Kicker — CR 702.33f
+        return was_kicked(state, card, condition.removeprefix("it was kicked with its ").removesuffix(" kicker"))
+    if condition in ("it had no -1/-1 counters on it", "it had no +1/+1 counters on it") and card is not None:
+        from ..actions.persist import had_no_counters                             # Persist — CR 702.79a, Undying — CR 702.93a
+        return had_no_counters(state, card, condition.split()[3])
     if condition == "~ is suspected" and card is not None:                           # Suspect — CR 701.60a
         from ..actions.suspect import is_suspected
         return is_suspected(state, card)

@@ -74,7 +74,9 @@ def _once(state: GameState, choose: Chooser) -> int:
         if "Planeswalker" in ch.types and permanent.counters.get("loyalty", 0) <= 0 and "Creature" not in ch.types:
             dying.append((permanent.id, "i", "0 loyalty: put into its owner's graveyard"))
         plus, minus = permanent.counters.get("+1/+1", 0), permanent.counters.get("-1/-1", 0)
-        if plus and minus:
+        # State-based actions happen at once (704.3): a permanent dying in this check leaves with its counters
+        # (so persist sees its -1/-1 counter: Persist — CR 702.79a).
+        if plus and minus and not any(d[0] == permanent.id for d in dying):
             n = min(plus, minus)
             state.add_counters(permanent.id, "+1/+1", -n)
             state.add_counters(permanent.id, "-1/-1", -n)

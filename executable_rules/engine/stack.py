@@ -25,6 +25,7 @@ from ..citation import Citation
 from ..errors import IllegalChoice, Unimplemented
 from ..model import Event, EventKind, Face, FaceKind, GameState, ManaCost, ObjectRef, Spell, TriggeredAbility, ZoneKind
 from ..oracle import Ability, parse_card
+from .keyword_abilities import abilities_of
 from .effects import Context, choose_targets, legal_targets, run_body, still_legal, target_specs
 from .layers import text
 from .mana import pay_mana
@@ -131,7 +132,8 @@ def cast_permitted(state: GameState, player: str, card: int, face: Face) -> None
 
 def cast_spell(state: GameState, player: str, card: int, *, face: str | None = None, x: int = 0,
                without_paying: bool = False, alternative: bool = False, bestowed: bool = False,
-               pay_instead: tuple[ManaCost, str] | None = None, choose: Chooser = first_legal) -> Spell:
+               pay_instead: tuple[ManaCost, str] | None = None, instead: ManaCost | None = None,
+               instead_name: str = "", cascade: bool = False, choose: Chooser = first_legal) -> Spell:
     """``player`` casts ``card``, paying its costs; return the spell on the stack.
 
     ``alternative`` pays the face's alternative cost instead of its mana cost (Casting Spells — CR 601.2b,
@@ -152,8 +154,9 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
         from ..actions.bestow import bestowed_face
         chosen, bestow_cost = bestowed_face(chosen)
     cast_permitted(state, player, card, chosen)       # 601.3, with the bestowed characteristics (601.3e, 702.103d)
-    instant = "Instant" in chosen.types or c.oracle.parsed.has_keyword("Flash")
-    if not instant and (state.stack.cards or state.active != player or "main" not in state.step):
+    from ..actions.flash import flash
+    instant = "Instant" in chosen.types or flash(c.oracle)                           # Flash — CR 702.8a
+    if not instant and not cascade and (state.stack.cards or state.active != player or "main" not in state.step):
         raise IllegalChoice(f"cast {chosen.name}", "a noninstant spell is cast only in its controller's main phase "
                             "with an empty stack", Citation("Timing and Priority", "117.1a"))
     if x and not (chosen.mana_cost and chosen.mana_cost.has_x):
@@ -180,13 +183,10 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
             targets = picked
         paid: tuple[str, ...] = ()
         spent: list[str] = []
-        kicked = False
-        kicker = kicker_cost(chosen)
-        if kicker is not None:                                                        # 601.2b: announce kicker
-            answer = decide(state, Decision.of(player, f"pay kicker {kicker}?", Citation("Kicker", "702.33a"),
-                                               [Option(f"pay kicker {kicker}", True), Option("don't pay kicker", False)]),
-                            choose)
-            kicked = bool(answer.value)
+        from ..actions.kicker import kicker as announce_kicker, total
+        kicks = announce_kicker(state, player, chosen, choose)                       # 601.2b: Kicker — CR 702.33a–c
+        kicked = bool(kicks)
+        kicker = total(kicks)
         from ..actions.collect_evidence import EVIDENCE, evidence_cost, may_collect_evidence
         evidence = evidence_cost(chosen)
         collected = evidence is not None and may_collect_evidence(state, player, evidence, choose=choose) is not None
@@ -202,12 +202,20 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
                                     Citation("Casting Spells", "601.2b"))
         if pay_instead is not None:
             cost = pay_instead[0]
+        if instead is not None:                   # an alternative cost from a keyword (Flashback — CR 702.34a): 601.2b
+            cost = instead
         if kicked and kicker is not None:
             cost = kicker if cost is None or without_paying else cost + kicker        # 601.2f: the total cost
         if splice_costs and without_paying and not kicked:
             cost = None                         # without paying its mana cost, the additional costs are still paid
         for extra in splice_costs:                                                    # an additional cost (702.47a)
             cost = extra if cost is None else cost + extra
+        from ..actions.affinity import affinity
+        if not without_paying and cost is not None:                                     # Affinity — CR 702.41a
+            cost = affinity(state, player, c.oracle, cost)
+        from ..actions.delve import delve, has_delve
+        if (not without_paying or kicked) and cost is not None and has_delve(c.oracle):  # Delve — CR 702.66a–b
+            cost = delve(state, player, cost, chosen.name, choose=choose)
         if (not without_paying or kicked or splice_costs) and cost is not None:        # 601.2f–h
             cost = cost_modifiers(state, player, chosen, cost)
             pay_x = x
@@ -216,7 +224,8 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
             paid = tuple(pay_mana(state, player, cost, choose, chosen.name, pay_x, spent))
         if collected:                                                                 # Collect Evidence — CR 701.59c
             paid += (f"{EVIDENCE} {evidence}",)
-        spell = Spell(card, player, chosen, x, without_paying, kicked, tuple(targets), paid, tuple(spent))
+        spell = Spell(card, player, chosen, x, without_paying, kicked, tuple(targets), paid, spent=tuple(spent),
+                      kicks=kicks)
         state.set_item(state.spells, card, spell)
         note = "without paying its mana cost" if without_paying else (f"paid by tapping {', '.join(paid)}" if paid
                                                                        else "no mana to pay")
@@ -224,9 +233,13 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
             note += f"; its alternative cost {cost} paid instead of its mana cost {chosen.mana_cost}"
         if pay_instead is not None:
             note += f"; {pay_instead[1]}"
+        if instead is not None:
+            note += f"; its {instead_name} cost {instead} paid rather than its mana cost {chosen.mana_cost}"
         state.emit(EventKind.CAST, player, (card,), names=(chosen.name,), source=source, destination="stack",
                    detail=note + (f"; X is {x}" if chosen.mana_cost and chosen.mana_cost.has_x else ""),
                    citation=Citation("Casting Spells", "601.2"))
+        from ..actions.ward import targeted
+        targeted(state, player, card, chosen.name, targets)                            # what ward triggers on
         return spell
 
 
@@ -261,14 +274,18 @@ def resolve_top(state: GameState, choose: Chooser = first_legal) -> None:
         if "Aura" in spell.face.subtypes:
             raise Unimplemented(f"{name}: an Aura spell resolving attaches to its target; the model has no attachments")
         if spell.face.types & {"Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle"}:
+            from ..actions.escape import escape_counters
+            counters = escape_counters(state, top)                                    # Escape — CR 702.138c
             state.delete_item(state.spells, top)
             if spell.kicked:
                 # The permanent remembers its spell was kicked for "if it was kicked" (Kicker — CR 702.33d).
                 enter_battlefield(state, top, spell.controller, x=spell.x, choose=choose,
-                                  detail="a kicked permanent spell resolves (608.3)", kicked=True, spent=spell.spent)
+                                  detail="a kicked permanent spell resolves (608.3)", kicked=True, kicks=spell.kicks,
+                                  counters=counters, spent=spell.spent)
                 return
             enter_battlefield(state, top, spell.controller, x=spell.x, choose=choose,
-                              detail="a permanent spell resolves (608.3)", spent=spell.spent)
+                              detail="a permanent spell resolves (608.3)", face_down=card.face_down,   # Morph — CR 702.37a
+                              counters=counters, spent=spell.spent)
             return
         unread = [a for a in parse_card(spell.face.name, spell.face.text).abilities if not a.parsed]
         if unread:
@@ -332,7 +349,7 @@ def activated_abilities(state: GameState, card: int) -> list[Ability]:
     c = state.cards[card]
     if c.face_down:
         return []
-    return [a for a in c.oracle.parsed.abilities if a.kind == "activated" and a.tree is not None]
+    return [a for a in abilities_of(c.oracle) if a.kind == "activated" and a.tree is not None]
 
 
 def activate(state: GameState, player: str, card: int, which: str = "", *, x: int = 0,
@@ -340,7 +357,10 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
     """``player`` activates the ability of ``card`` whose text starts with ``which`` (its cost, e.g. ``{T}``)."""
     c = state.cards[card]
     wanted = which.casefold()
+    from .keyword_abilities import active_zones, keyword_title, printed_text
     found = [a for a in activated_abilities(state, card) if a.text.casefold().startswith(wanted)]
+    found = found or [a for a in activated_abilities(state, card)      # "Cycling {2}": the keyword as printed
+                      if printed_text(c.oracle, a).casefold().startswith(wanted) and keyword_title(c.oracle, a)]
     if not found:
         raise ValueError(f"{c.oracle.name} has no activated ability {which!r}; it has "
                          f"{[a.text for a in activated_abilities(state, card)]}")
@@ -349,6 +369,11 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
     if is_detained(state, card):
         raise IllegalChoice(f"activate {c.oracle.name}'s ability", "it is detained: its activated abilities can't be "
                             "activated", Citation("Detain", "701.35a"))
+    keyword = keyword_title(c.oracle, ability)
+    zone = active_zones().get(keyword or "")
+    if zone is not None and state.zone_of(card).kind is not zone:         # cycling works only in hand (Cycling — CR 702.29a)
+        raise IllegalChoice(f"activate {keyword}", f"{c.oracle.name} is in {state.zone_of(card).label}: {keyword} works "
+                            f"only while the card is in a player's {zone.value}", Citation(keyword or "", "702.29a"))
     tree = ability.tree
     assert tree is not None
     costs, body = tree.children[0], tree.children[-1]
@@ -365,6 +390,9 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
                                     Citation("Activating Activated Abilities", "602.2b"))
             targets = picked
         _pay_costs(state, player, card, costs, choose, name, x)
+        if keyword == "Cycling":             # "when you cycle this card" triggers on this discard (Cycling — CR 702.29c)
+            state.emit(EventKind.CYCLE, player, (card,), detail="discarded to pay a cycling cost",
+                       citation=Citation("Cycling", "702.29c"))
         event = Event(EventKind.NOTHING, player, (card,))
         on_stack = TriggeredAbility(state.ref(card), c.oracle.name, player, ability.text, event, line=ability.line,
                                     activated=True, x=x, targets=tuple(t for t in targets if t is not None))
@@ -380,6 +408,8 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
         state.append(state.stack.cards, ability_id)
         state.emit(EventKind.TRIGGER, player, names=(name,), destination="stack", detail=f"activated: {ability.text}",
                    citation=Citation("Activating Activated Abilities", "602.2"))
+        from ..actions.ward import targeted
+        targeted(state, player, ability_id, name, targets)                             # what ward triggers on
 
 
 def _pay_costs(state: GameState, player: str, card: int, costs: Tree[Token], choose: Chooser, name: str,
@@ -419,6 +449,13 @@ def _pay_costs(state: GameState, player: str, card: int, costs: Tree[Token], cho
                                                [Option(f"sacrifice {state.cards[p].display_name}", p) for p in pool]),
                             choose)
             put_into_graveyard(state, answer.value, "sacrificed as a cost", Citation("Sacrifice", "701.21a"))
+        elif item.data == "cost_discard" and text(item) in ("discard ~", "Discard ~"):
+            owner = state.player(c.owner)
+            source = state.zone_of(card).label
+            state.move(card, owner.graveyard)
+            state.emit(EventKind.MOVE, player, (card,), names=(c.oracle.name,), source=source,
+                       destination=owner.graveyard.label, detail="discarded as a cost",
+                       citation=Citation("Discard", "701.9a"))
         elif item.data == "cost_life":
             from ..instructions import lose_life
             from .selectors import amount_of

@@ -27,6 +27,7 @@ from ..citation import Citation
 from ..model import Card, Event, EventKind, GameState, ObjectRef, TriggeredAbility
 from ..oracle import Ability
 from .effects import choose_targets, target_specs
+from .keyword_abilities import abilities_of
 from .layers import characteristics, matches, text, walk
 from .replacement import condition_holds
 
@@ -73,7 +74,7 @@ def _was(state: GameState, card: int, kind: str) -> bool:
 def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) -> bool:
     """Whether ``event`` is ``ability``'s trigger event (``source`` is the permanent that has it)."""
     node = _event_node(ability)
-    if node is None or source.controller is None and event.kind is not EventKind.MOVE:
+    if node is None or source.controller is None and event.kind not in (EventKind.MOVE, EventKind.CYCLE, EventKind.CAST):
         return False
     controller = source.controller or (state.last_known[source.id].controller if source.id in state.last_known
                                        else source.owner)
@@ -95,6 +96,14 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
             c in state.cards and matches(state, controller, desc, c, source.id)
             and not ("another" in text(desc).split() and c == source.id)
             and (not under_you or state.cards[c].controller == controller) for c in event.cards)
+    if kind == "becomes_target" and "an opponent controls" in text(node) and any(
+            isinstance(c, Token) and c.type == "SELF" for c in node.children):
+        from ..actions.ward import triggers                                 # Ward — CR 702.21a
+        return triggers(event, source.id, controller)
+    if kind == "self_cast":          # "when you cast this spell": from the stack (Cascade — CR 702.85a)
+        return event.kind is EventKind.CAST and source.id in event.cards and event.player == controller
+    if kind == "self_cycled":        # "when you cycle ~": from the zone it went to (Cycling — CR 702.29c)
+        return event.kind is EventKind.CYCLE and source.id in event.cards and event.player == controller
     if kind == "self_dies":
         return died and source.id in event.cards and _was(state, source.id, "Creature")
     if kind == "dies":
@@ -133,7 +142,11 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
             return False
         if "your graveyard" in words and event.player != controller:
             return False
+        if "from the battlefield" in words and event.source != "battlefield":
+            return False
         desc = _desc(node)
+        if desc is not None and text(desc) == "~":   # "when ~ is put into a graveyard …" (persist, undying)
+            return source.id in event.cards
         kinds = text(desc).split() if desc is not None else []
         hits = [c for c in event.cards if c in state.cards
                 and ("creature" not in kinds or "Creature" in state.cards[c].oracle.types)
@@ -219,17 +232,22 @@ def watch(state: GameState, event: Event) -> None:
     sources = list(state.battlefield.cards)
     if event.kind is EventKind.MOVE and event.source == "battlefield":
         sources += [c for c in event.cards if c not in sources]       # leaves-the-battlefield: look back (603.10a)
+    if event.kind in (EventKind.CYCLE, EventKind.CAST):
+        sources += [c for c in event.cards if c not in sources]       # "when you cycle ~" / "when you cast ~"
     for card_id in sources:
         card = state.cards.get(card_id)
         if card is None or card.face_down or card.phased_out:      # a phased-out one doesn't exist (Phasing — CR 702.26b)
             continue
-        if state.zone_of(card_id) is not state.battlefield:
+        if state.zone_of(card_id) is not state.battlefield and event.kind not in (EventKind.CYCLE, EventKind.CAST):
             known = state.last_known.get(card_id)
             if card_id not in event.cards or known is None or known.face_down:
                 continue        # looking back, it is as it last existed: face down, it had no abilities
-        for ability in card.oracle.parsed.abilities:
+        for ability in abilities_of(card.oracle):        # printed, and keywords written out (prowess, persist …)
             if ability.kind != "triggered" or not triggers_on(state, card, ability, event):
                 continue
+            if (event.kind in (EventKind.CYCLE, EventKind.CAST) and state.zone_of(card_id) is not state.battlefield
+                    and ability.trigger not in ("self_cycled", "self_cast")):
+                continue        # off the battlefield, only "when you cycle/cast this card" abilities work
             condition = intervening_condition(ability)
             if condition is not None and not condition_holds(state, card.controller or card.owner, condition, card_id):
                 continue        # "When …, if …": the condition is checked as it triggers (603.4)
@@ -283,7 +301,7 @@ def ability_of(state: GameState, ability: TriggeredAbility) -> Ability:
         from ..oracle import parse_card
         return parse_card(ability.source_name, f"When ~ dies, {ability.ability.split(', ', 1)[1]}").abilities[0]
     card = state.cards[ability.source.card]
-    return next(a for a in card.oracle.parsed.abilities if a.line == ability.line)
+    return next(a for a in abilities_of(card.oracle) if a.line == ability.line)
 
 
 def put_triggers_on_stack(state: GameState, choose: Chooser) -> int:
@@ -332,6 +350,8 @@ def _put_one(state: GameState, ability: TriggeredAbility, choose: Chooser) -> in
     state.append(state.stack.cards, ability_id)
     state.emit(EventKind.TRIGGER, ability.controller, names=(ability.label,), destination="stack",
                detail=ability.ability, citation=Citation("Handling Triggered Abilities", "603.3"))
+    from ..actions.ward import targeted
+    targeted(state, ability.controller, ability_id, ability.label, targets)          # what ward triggers on
     return 1
 
 
