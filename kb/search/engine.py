@@ -33,6 +33,8 @@ from .fts import KeywordNames, MARK_END, MARK_START, english_key
 from .fusion import rrf_scores
 from .lexical import LexicalHit, lexical_hits
 from .query import Alias, AliasTable, QueryPlan, read_query
+from .card_rules import card_rules
+from .cards import CardMention, card_names
 from .typos import Vocabulary
 
 MAX_QUERY = 200
@@ -44,6 +46,9 @@ DENSE_WEIGHT = 4.0  # e5 alone answers more questions than lexical alone: its ra
 LEXICAL_WEIGHT = 1.0
 OTHER_LANGUAGE_WEIGHT = 0.5  # the ranking of the other language's text (matched through names)
 TITLE_WEIGHT = 1.0  # rules whose title is a phrase of the query (Hexproof for "what does hexproof stop")
+# The rules the text of a card the query names points to (:mod:`.card_rules`): twice dense retrieval's
+# weight, so that they come before what the words alone find, in the order the words find them.
+CARD_WEIGHT = 8.0
 
 
 class SearchError(ValueError):
@@ -95,6 +100,7 @@ class Answer:
     mode: str  # "number", "lexical", "hybrid"
     plan: QueryPlan
     seconds: float = 0.0
+    cards: list[dict] = field(default_factory=list)  # the cards the query names, first (:mod:`.cards`)
 
     @property
     def shown_as(self) -> str | None:
@@ -106,7 +112,7 @@ class Answer:
             "query": self.query, "mode": self.mode, "shown_as": self.shown_as,
             "number": self.plan.number, "dropped": self.plan.dropped, "corrections": self.plan.corrections,
             "unknown": self.plan.unknown, "terms": [t.phrase for t in self.plan.terms], "notes": self.notes,
-            "groups": [g.as_dict() for g in self.groups], "others": self.others,
+            "cards": self.cards, "groups": [g.as_dict() for g in self.groups], "others": self.others,
             "ms": round(self.seconds * 1000, 1),
         }
 
@@ -190,12 +196,15 @@ def needs_dense(plan: QueryPlan) -> bool:
 
 def answer(conn, query: str, *, lang: str | None = None, release: str | None = None, section: str | None = None,
            limit: int = 10, dense: bool | None = None, others: bool = True,
-           time_limit: float = TIME_LIMIT, embedder_name: str | None = None) -> Answer:
+           time_limit: float = TIME_LIMIT, embedder_name: str | None = None, cards: bool = True) -> Answer:
     """Answer ``query`` over the database ``conn`` (a sqlite3 connection), best group first.
 
     ``lang`` restricts the language of the rules searched (``None``: both); ``release`` searches
     one release (lexically; default: the newest of each language); ``dense`` forces dense
-    retrieval on or off (default: on for questions, when an embedder is available).
+    retrieval on or off (default: on for questions, when an embedder is available); ``cards``
+    recognises the cards the query names (:mod:`.cards`): they come first in :attr:`Answer.cards`,
+    their names are not searched for as words, and the rules their text points to are one more
+    ranking of the fusion.
     """
     started = time.monotonic()
     query = (query or "").strip()
@@ -211,8 +220,12 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
     aliases = aliases_from_db(conn)
     vocabulary = Vocabulary.from_db(conn)
     _titles(conn)
+    card_index = card_names(conn) if cards and query else None
     with _TimeLimit(conn, time_limit) as clock:
         plan = read_query(query, names=names, aliases=aliases, vocabulary=None)
+        mentions = card_index.find(plan.text) if card_index is not None and not plan.only_number else []
+        if mentions:
+            _drop_card_words(plan, mentions)
         if vocabulary is not None:
             _correct_plan(plan, vocabulary, conn)
         notes: list[str] = []
@@ -248,7 +261,14 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
         if titles:
             rankings.append(titles)
             weights.append(TITLE_WEIGHT)
-        use_dense = bool(plan.terms) and ((needs_dense(plan) or not lexical_order) if dense is None else dense)
+        if mentions:
+            result.cards = _cards_shown(conn, mentions)
+            if release is None:  # the card's rules are numbers of the newest release
+                pointed = _card_order(conn, mentions, plan, by_key, section)
+                if pointed:
+                    rankings.append(pointed)
+                    weights.append(CARD_WEIGHT)
+        use_dense = (bool(plan.terms) or bool(mentions)) and ((needs_dense(plan) or not lexical_order) if dense is None else dense)
         if use_dense and release is None and section is None:
             dense_order, note = _dense_order(conn, _dense_text(plan, query), lang, by_key, embedder_name, clock)
             if note:
@@ -268,6 +288,53 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
     _explain(result)
     result.seconds = time.monotonic() - started
     return result
+
+
+def _drop_card_words(plan: QueryPlan, mentions: list[CardMention]) -> None:
+    """The words of a card's name are not searched for in the rules (Blood Moon is no question about
+    blood): the card's own rules stand for them (:func:`_card_order`)."""
+    from .cards import fold_cjk, fold_word, name_words
+
+    latin = {w for m in mentions for w in name_words(m.typed)}
+    cjk = "".join(fold_cjk(m.typed) for m in mentions)
+
+    def of_a_name(term) -> bool:
+        if term.origin not in ("word", "phrase", "correction"):
+            return False
+        words = term.phrase.split()
+        within = [fold_word(w) in latin for w in words] if term.lang == "en" else \
+            [bool(cjk) and fold_cjk(w) in cjk for w in words]
+        # A word of a name, or a phrase running into one ("moon turn").
+        return all(within) if term.origin != "phrase" else any(within)
+
+    plan.terms = [t for t in plan.terms if not of_a_name(t)]
+
+
+def _card_order(conn, mentions: list[CardMention], plan: QueryPlan, by_key: dict, section: str | None) -> list:
+    newest = _newest(conn, "en")
+    pointed = card_rules(conn, [m.card_id for m in mentions], plan.text, release=newest)
+    if section:
+        pointed = [p for p in pointed if p[1] == section or p[1].startswith(section)]
+    hits = [LexicalHit(None, "rule", rel, "en", number, None, "", float(i)) for i, (rel, number, _) in enumerate(pointed)]
+    return _group_order(conn, hits, by_key, "card") if hits else []
+
+
+def _cards_shown(conn, mentions: list[CardMention]) -> list[dict]:
+    """What the answer shows of each card named, first: names, type, text, and its page."""
+    from urllib.parse import quote
+
+    out = []
+    for m in mentions:
+        row = conn.execute("select name_en, name_ja, name_zh, mana_cost, type_line, text, power, toughness, loyalty"
+                           " from cards where id = ?", [m.card_id]).fetchone()
+        if row is None:
+            continue
+        name, name_ja, name_zh, cost, type_line, text, power, toughness, loyalty = row
+        out.append({"name": name, "name_ja": name_ja, "name_zh": name_zh, "mana_cost": cost, "type_line": type_line,
+                    "text": text, "pt": f"{power}/{toughness}" if power is not None and toughness is not None else None,
+                    "loyalty": loyalty, "typed": m.typed, "how": m.how, "lang": m.lang,
+                    "link": "/-/cards/" + quote(name, safe="")})
+    return out
 
 
 def _specific_first(order: list, by_key: dict) -> list:
