@@ -117,12 +117,15 @@ def decorate(datasette, database: str, data: dict) -> dict:
 
 async def warm(datasette) -> None:
     """Read each database's card names once (the ``startup`` hook calls this), so the first card page
-    does not pay for it."""
+    and the first search do not pay for it."""
     for db in list(datasette.databases.values()):
         if db.is_memory:
             continue
         try:
             await db.execute_fn(lambda conn, path=db.path: cards_lib.has_cards(conn) and cards_lib._names_of(conn, path))
+            from kb.search.cards import card_names
+
+            await db.execute_fn(card_names)  # and the search's, before the first question that names a card
         except Exception:  # a database without cards, or one that cannot be read: its pages will say so
             pass
 

@@ -76,7 +76,7 @@ TEXT_RULES: tuple[TextRule, ...] = (
     TextRule(r"type:\bEquipment\b", "301.5", "Equipment"),
     TextRule(r"type:\bVehicle\b", "301.7", "Vehicle"),
     TextRule(r"type:\bSaga\b", "714.4", "lore counters"),
-    TextRule(r"type:\bPlaneswalker\b", "606.3", "loyalty abilities"),
+    TextRule(r"type:\bPlaneswalker\b", "606.3", "loyalty ability of a permanent"),
     TextRule(r"type:\bBattle\b", "310.1", "battle"),
 )
 
@@ -88,7 +88,7 @@ CDA = ("604.3", "characteristic-defining abilities")  # a power or toughness of 
 
 RULING_DEPTH = 3  # rules from the rulings closest to the question
 KEYWORD_ACTIONS = 2
-MAX_RULES = 8  # every rule of the list weighs about as much in the fusion: a short list is a precise one
+MAX_RULES = 4  # every rule of the list weighs about as much in the fusion: a short list is a precise one
 
 
 def _stems(text: str) -> set[str]:
