@@ -46,7 +46,8 @@ def named(names, query):
     ("urborg tomb of yawgmoht and blood moon", ["Urborg, Tomb of Yawgmoth"]),  # a typo in a long name
     ("《血染めの月》は伝説の土地に影響する？", ["Blood Moon"]),  # Japanese, as Japanese Q&A writes it
     ("血染めの月とヨーグモスの墳墓、アーボーグ", ["Blood Moon", "Urborg, Tomb of Yawgmoth"]),  # without 《》
-    ("腥红之月会影响约格莫夫之墓乌尔博格吗", ["Blood Moon", "Urborg, Tomb of Yawgmoth"]),  # Chinese
+    ("稲妻で3点のダメージ", []), ("【稲妻】で3点のダメージ", ["Lightning Bolt"]),  # short: only quoted
+    ("《腥红之月》会影响约格莫夫之墓乌尔博格吗", ["Blood Moon", "Urborg, Tomb of Yawgmoth"]),  # Chinese
     ("does Fog prevent combat damage", ["Fog"]),  # a common word, capitalised inside the question
     ("[[Fog]] and trample", ["Fog"]), ('does "Shock" target', ["Shock"]),  # quoted
 ])

@@ -86,9 +86,9 @@ def search_command(query, section, release, lang, limit, lexical_only, kinds, sh
         names = " / ".join(n for n in (card["name"], card["name_ja"], card["name_zh"]) if n)
         typed = f"   (for “{card['typed']}”)" if card["how"] in ("typo", "partial") else ""
         click.secho(f"card  {names}  {card['mana_cost'] or ''}".rstrip() + typed, bold=True)
-        click.echo(_cut(f"      {card['type_line'] or ''}" + (f" {card['pt']}" if card["pt"] else ""), width))
+        click.echo("      " + _cut(f"{card['type_line'] or ''}" + (f" {card['pt']}" if card["pt"] else ""), width - 6))
         for line in (card["text"] or "").splitlines():
-            click.echo(_cut(f"      {line}", width))
+            click.echo("      " + _cut(line, width - 6))
     if not result.groups and not result.cards:
         sys.exit(1)
     for group in result.groups:

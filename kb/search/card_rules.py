@@ -11,10 +11,12 @@ the newest English release that a question about them most likely needs:
    type- and ability-changing text (the layers, 613.1), a land's type set
    (305.7), power and toughness set or changed (613.4), Aura, Equipment,
    legendary, Saga, Adventure, …;
-4. the rules the card's own rulings apply (``card_ruling_rules``, made by
-   the rulings linker), of the rulings that share most words with the
-   question — a card's rulings are the questions players asked about it;
-5. its first keyword actions (``card_keywords``: Exert → 701.43), last.
+4. its first keyword actions (``card_keywords``: Exert → 701.43);
+5. last, weak signs: a legendary card's legend rule (704.5).
+
+The rules the card's rulings apply (``card_ruling_rules``) were tried as a
+fifth source and left out: on the tuning part of the evaluation they found
+no more answers and ranked them lower (bench/bench_card_search.py).
 
 Each pattern names its rule by title as well as number, so that a test can
 check it against the newest CR (``tests/test_search_cards.py``).
@@ -25,14 +27,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .fts import english_key, english_stems
-
 
 @dataclass(frozen=True)
 class TextRule:
     pattern: str  # a regular expression over the Oracle text (or, prefixed "type:", the type line)
     number: str  # a numbered rule of the newest English release
     title: str  # words of that rule's text (or its title), checked against the CR by the tests
+    last: bool = False  # a weak sign, listed after everything else (a legendary card: the legend rule)
 
 
 #: What a card's text does → the rule a question about it needs (first match of each counts once).
@@ -70,7 +71,7 @@ TEXT_RULES: tuple[TextRule, ...] = (
     TextRule(r"\bplay an additional land\b|\bplay lands from\b", "305.2", "play one land"),
     TextRule(r"\bChoose (?:one|two|one or more)\b", "700.2", "modal"),
     TextRule(r"\bAdventure\b", "715.3", "as an Adventure"),
-    TextRule(r"type:\bLegendary\b", "704.5", "legendary permanents with the same name"),
+    TextRule(r"type:\bLegendary\b", "704.5", "legendary permanents with the same name", last=True),
     TextRule(r"type:\bAura\b", "303.4", "Aura"),
     TextRule(r"\bAura\b", "303.4", "Aura"),
     TextRule(r"type:\bEquipment\b", "301.5", "Equipment"),
@@ -86,24 +87,16 @@ LAYOUT_RULES = {"adventure": ("715.3", "Adventure"), "split": ("709.3", "split c
                 "flip": ("710.1", "flip")}
 CDA = ("604.3", "characteristic-defining abilities")  # a power or toughness of * (Tarmogoyf)
 
-RULING_DEPTH = 3  # rules from the rulings closest to the question
 KEYWORD_ACTIONS = 2
 MAX_RULES = 4  # every rule of the list weighs about as much in the fusion: a short list is a precise one
 
 
-def _stems(text: str) -> set[str]:
-    from .query import STOPWORDS
-
-    return {s for s in english_stems(english_key(text)) if s not in STOPWORDS and len(s) > 2}
-
-
-def card_rules(conn, card_ids: list[int], question: str, *, release: str | None) -> list[tuple[str, str, str]]:
+def card_rules(conn, card_ids: list[int], *, release: str | None) -> list[tuple[str, str, str]]:
     """(release, number, why) of the rules the cards' text points to, best first (see the module
     docstring); ``release`` is the newest English release."""
     if not card_ids or release is None:
         return []
     tables = _tables(conn)
-    asked = _stems(question)
     out: list[tuple[str, str, str]] = []
     seen: set[str] = set()
 
@@ -130,7 +123,7 @@ def card_rules(conn, card_ids: list[int], question: str, *, release: str | None)
         if layout in LAYOUT_RULES:
             add(LAYOUT_RULES[layout][0], LAYOUT_RULES[layout][1])
         for regex, rule in _COMPILED:
-            if rule.pattern.startswith("type:") and regex.search(type_line or ""):
+            if rule.pattern.startswith("type:") and not rule.last and regex.search(type_line or ""):
                 add(rule.number, rule.title)
         if "*" in f"{power or ''}{toughness or ''}":
             add(CDA[0], CDA[1])
@@ -144,24 +137,16 @@ def card_rules(conn, card_ids: list[int], question: str, *, release: str | None)
         for regex, rule in _COMPILED:
             if not rule.pattern.startswith("type:") and regex.search(body):
                 add(rule.number, rule.title)
-    # 4. The rules applied by its rulings nearest the question (a ruling that shares its words).
-    if "card_ruling_rules" in tables:
-        ranked = []
-        for card_id, _ in per_card:
-            for text, number, score in conn.execute(
-                    "select r.text, l.number, l.score from card_rulings r join card_ruling_rules l"
-                    " on l.card_ruling_id = r.id where r.card_id = ? and l.role = 'newest' and l.lang = 'en'"
-                    " and l.release = ?", [card_id, release]):
-                overlap = len(asked & _stems(text))
-                if overlap >= 2:
-                    ranked.append((-overlap, -(score or 0), number))
-        for _, _, number in sorted(ranked)[:RULING_DEPTH]:
-            add(number, "ruling")
-    # 5. Its keyword actions (701: exile, sacrifice, search), the least telling: a question that
+    # 4. Its keyword actions (701: exile, sacrifice, search), the least telling: a question that
     # names one finds its rule by the word anyway.
     for number, keyword in keywords[:KEYWORD_ACTIONS]:
         if not number.startswith("702."):
             add(number, f"keyword action {keyword}")
+    # 5. Weak signs: being legendary says little of what is asked about a card.
+    for _, (name, type_line, *_rest) in per_card:
+        for regex, rule in _COMPILED:
+            if rule.last and regex.search(type_line or ""):
+                add(rule.number, rule.title)
     return out
 
 
@@ -179,3 +164,4 @@ def _tables(conn) -> set[str]:
     if key not in _TABLES:
         _TABLES[key] = {r[0] for r in conn.execute("select name from sqlite_master where type in ('table', 'view')")}
     return _TABLES[key]
+

@@ -12,7 +12,8 @@ the cards it names (:class:`CardMention`), longest name first:
   word's beginning with the query, never over all of them);
 - Japanese and Chinese names as substrings of the query (voiced marks
   optional, as in ``card_aliases.key``), written in 《》 or 「」 or not;
-- ``[[Name]]``, ``"Name"``, 《Name》 and 「Name」 always name a card.
+- ``[[Name]]``, ``"Name"``, 《Name》, 「Name」 and 【Name】 always name a card; a Japanese or
+  Chinese name of fewer than :data:`MIN_CJK` characters (稲妻, ショック) only so.
 
 It does not fire on ordinary words: a name made only of common English words
 ("Fog", "Shock", "Opt", "Blood Moon", "Threaten"; wordfreq's Zipf frequency
@@ -40,6 +41,7 @@ ability-changing text and the layers of rule 613, …).
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import threading
@@ -50,15 +52,17 @@ MAX_NAME_WORDS = 12
 COMMON_ZIPF = 3.0  # wordfreq's Zipf scale: 3 is a word used once per million words (fog 3.9, cobra 3.5)
 FUZZY_SCORE = 88  # rapidfuzz ratio (0-100) a typed name must reach to stand for a card's name
 MIN_FUZZY = 6  # characters: a shorter name is only ever recognised as typed
-MIN_CJK = 3  # characters: a shorter Japanese or Chinese name only in 《》 or 「」
+MIN_CJK = 5  # characters: a shorter Japanese or Chinese name only in 《》, 「」 or 【】 (as Q&A writes them)
 PARTIAL_MIN = 5  # letters: the distinctive first word of a long name, alone ("Urborg")
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f々〆ー・、，]+")
-_QUOTED = re.compile(r"\[\[([^\[\]]{1,141})\]\]|\"([^\"]{1,141})\"|“([^”]{1,141})”|《([^《》]{1,141})》|「([^「」]{1,141})」")
+_QUOTED = re.compile(r"\[\[([^\[\]]{1,141})\]\]|\"([^\"]{1,141})\"|“([^”]{1,141})”|《([^《》]{1,141})》|「([^「」]{1,141})」"
+                     r"|【([^【】]{1,141})】")
 _STOP = frozenset("a an the of to in on at by for and or with from is are be it its this that".split())
 
 
+@functools.lru_cache(maxsize=262144)
 def fold_word(word: str) -> str:
     """A word as names are compared: accents off, case folded, a possessive and apostrophes dropped.
 
@@ -68,23 +72,31 @@ def fold_word(word: str) -> str:
     text = word if word.isascii() else "".join(
         c for c in unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", word)) if not unicodedata.combining(c))
     text = text.casefold()
-    text = re.sub(r"['’]s$", "", text)
+    if text.endswith(("'s", "’s")):
+        text = text[:-2]
     return text.replace("'", "").replace("’", "")
 
 
+@functools.lru_cache(maxsize=131072)
 def name_words(name: str) -> tuple[str, ...]:
     """The folded words of a name ("Urborg, Tomb of Yawgmoth" → urborg tomb of yawgmoth)."""
     return tuple(fold_word(w) for w in _WORD.findall(name.replace("-", " ")))
 
 
 def fold_cjk(text: str) -> str:
-    """Japanese or Chinese text as names are compared: NFKC, voiced marks off, no spaces or dots
-    (as ``card_aliases.key``), one character for one."""
-    out = []
-    for c in unicodedata.normalize("NFKC", text):
-        d = "".join(x for x in unicodedata.normalize("NFKD", c) if not unicodedata.combining(x))
-        out.append(d[:1] if d else c)
-    return "".join(out)
+    """Japanese or Chinese text as names are compared: NFKC, voiced marks off (as
+    ``card_aliases.key``), one character for one, so that spans map back to the query.
+
+    >>> fold_cjk("ヨーグモスの墳墓、アーボーグ")
+    'ヨークモスの墳墓、アーホーク'
+    """
+    return "".join(map(_fold_char, unicodedata.normalize("NFKC", text)))
+
+
+@functools.lru_cache(maxsize=65536)
+def _fold_char(c: str) -> str:
+    d = "".join(x for x in unicodedata.normalize("NFKD", c) if not unicodedata.combining(x))
+    return d[:1] if d else c
 
 
 @dataclass(frozen=True)
@@ -173,8 +185,11 @@ class CardNames:
 
     # ------------------------------------------------------------------ reading a query
 
-    def find(self, query: str, *, limit: int = 4) -> list[CardMention]:
-        """The cards ``query`` names, in the order they are typed (see the module docstring)."""
+    def find(self, query: str, *, limit: int = 4, known=None) -> list[CardMention]:
+        """The cards ``query`` names, in the order they are typed (see the module docstring).
+
+        ``known(word)`` says whether a word misspells a word of the rules (the search's typo
+        corrector): such a word is never taken for a one-word card name misspelt."""
         found: list[CardMention] = []
         taken: list[tuple[int, int]] = []
 
@@ -194,7 +209,7 @@ class CardNames:
         for ms in add_all:
             for m in ms:
                 add(m)
-        for m in self._latin_scan(query, taken):
+        for m in self._latin_scan(query, taken, known):
             add(m)
         found.sort(key=lambda m: m.start)
         return found[:limit]
@@ -246,7 +261,7 @@ class CardNames:
                     i += 1
         return out
 
-    def _latin_scan(self, query: str, taken) -> list[CardMention]:
+    def _latin_scan(self, query: str, taken, known=None) -> list[CardMention]:
         tokens = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(query.replace("-", " "))
                   if not _CJK.search(m.group(0))]
         if not tokens:
@@ -298,8 +313,14 @@ class CardNames:
                 used[i] = True
                 continue
             best = None
+            rules_word = None
             for key in self._candidates((w,)):
                 n = len(key)
+                if n == 1:
+                    if rules_word is None:
+                        rules_word = bool(known and known(w))
+                    if rules_word:
+                        continue
                 for first in range(max(0, i - n + 1), i + 1):
                     window = tuple(words[first:first + n])
                     if len(window) != n or any(used[first:first + n]):
@@ -419,11 +440,13 @@ def _build(conn) -> CardNames:
 
 def _common_words(conn, words: set[str]) -> set[str]:
     """The words of card names that are ordinary English or the rules' own words."""
-    from wordfreq import zipf_frequency
+    from wordfreq import get_frequency_dict
 
     from .query import STOPWORDS
 
-    common = {w for w in words if w in STOPWORDS or len(w) < 3 or zipf_frequency(w, "en") >= COMMON_ZIPF}
+    frequency = get_frequency_dict("en")  # word → share of all words; Zipf = log10(share) + 9
+    least = 10 ** (COMMON_ZIPF - 9)
+    common = {w for w in words if w in STOPWORDS or len(w) < 3 or frequency.get(w, 0.0) >= least}
     newest = conn.execute("select max(release) from releases where lang = 'en' and completeness = 'whole'").fetchone()
     if newest and newest[0]:
         rule_words: set[str] = set()

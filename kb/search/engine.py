@@ -223,7 +223,12 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
     card_index = card_names(conn) if cards and query else None
     with _TimeLimit(conn, time_limit) as clock:
         plan = read_query(query, names=names, aliases=aliases, vocabulary=None)
-        mentions = card_index.find(plan.text) if card_index is not None and not plan.only_number else []
+        mentions = []
+        if card_index is not None and not plan.only_number:
+            def misspells_a_rule_word(word: str) -> bool:
+                return vocabulary is not None and vocabulary.correct(word, "en") is not None
+
+            mentions = card_index.find(plan.text, known=misspells_a_rule_word)
         if mentions:
             _drop_card_words(plan, mentions)
         if vocabulary is not None:
@@ -270,7 +275,8 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
                     weights.append(CARD_WEIGHT)
         use_dense = (bool(plan.terms) or bool(mentions)) and ((needs_dense(plan) or not lexical_order) if dense is None else dense)
         if use_dense and release is None and section is None:
-            dense_order, note = _dense_order(conn, _dense_text(plan, query), lang, by_key, embedder_name, clock)
+            dense_order, note = _dense_order(conn, _dense_text(plan, query, result.cards, mentions), lang, by_key,
+                                             embedder_name, clock)
             if note:
                 notes.append(note)
             if dense_order:
@@ -316,7 +322,7 @@ def _card_order(conn, mentions: list[CardMention], plan: QueryPlan, by_key: dict
     # both are shown, the rules are the latter's.
     ids = [m.card_id for m in mentions
            if not (m.how == "exact" and any(o.how == "partial" and o.start == m.start for o in mentions))]
-    pointed = card_rules(conn, ids, plan.text, release=newest)
+    pointed = card_rules(conn, ids, release=newest)
     if section:
         pointed = [p for p in pointed if p[1] == section or p[1].startswith(section)]
     hits = [LexicalHit(None, "rule", rel, "en", number, None, "", float(i)) for i, (rel, number, _) in enumerate(pointed)]
@@ -453,13 +459,37 @@ def _group_order(conn, hits: list[LexicalHit], by_key: dict, via: str) -> list:
     return order
 
 
-def _dense_text(plan: QueryPlan, query: str) -> str:
+CARD_TEXT = 160  # characters of a card's Oracle text the embedder reads in place of its name
+
+
+def _with_card_texts(text: str, cards: list[dict], mentions: list[CardMention]) -> str:
+    """The question with each card's name followed by its Oracle text ("does Rest in Peace (If a
+    card or token would be put into a graveyard from anywhere, exile it instead.) stop dies
+    triggers"): a model that has never seen the card reads what it does."""
+    by_name = {c["name"]: c for c in cards}
+    out, last = [], 0
+    for m in sorted(mentions, key=lambda m: m.start):
+        card = by_name.get(m.name)
+        if card is None or m.start < last or not card.get("text"):
+            continue
+        body = " ".join(card["text"].split())
+        body = body if len(body) <= CARD_TEXT else body[:CARD_TEXT].rsplit(" ", 1)[0] + "…"
+        out.append(text[last:m.end] + f" ({body})")
+        last = m.end
+    return "".join(out) + text[last:]
+
+
+def _dense_text(plan: QueryPlan, query: str, cards: list[dict] | None = None,
+                mentions: list[CardMention] | None = None) -> str:
     """What the embedder reads: the question as typed, with the rules' words for the player slang
     in it in the question's language ("what is an ETB trigger" + "enters the battlefield"), since a
     general model has never seen the slang of a game."""
     extra = [t.phrase.replace(" ", "") if t.lang == "ja" else t.phrase
              for t in plan.terms if t.origin == "alias" and t.phrase != t.typed and t.lang in plan.languages]
     extra = list(dict.fromkeys(extra))
+    if cards and mentions:
+        query = _with_card_texts(plan.text, cards, mentions)
+
     return query + (" (" + ", ".join(extra) + ")" if extra else "")
 
 
