@@ -26,7 +26,7 @@ import contextlib
 import json
 import re
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from . import dense as dense_module
 from .fts import KeywordNames, MARK_END, MARK_START, english_key
@@ -229,6 +229,7 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
                 return vocabulary is not None and vocabulary.correct(word, "en") is not None
 
             mentions = card_index.find(plan.text, known=misspells_a_rule_word)
+        typed_terms = list(plan.terms)
         if mentions:
             _drop_card_words(plan, mentions)
         if vocabulary is not None:
@@ -290,7 +291,8 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
             scores[number_key] = max(scores.values(), default=0) + 1
         result.groups = _finish(conn, by_key, order[:limit], scores, release, lang, limit, plan)
         if others and release is None:
-            result.others = _others(conn, plan, lang)
+            # Rulings and cards are found by every word typed, the names of cards too.
+            result.others = _others(conn, replace(plan, terms=typed_terms) if mentions else plan, lang)
     _explain(result)
     result.seconds = time.monotonic() - started
     return result
