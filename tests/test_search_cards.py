@@ -171,3 +171,17 @@ def test_kb_search_prints_the_card_first(built_db):
     first = result.output.splitlines()[0]
     assert first.startswith("card  Tarmogoyf") and "タルモゴイフ" in first
     assert "604.3" in result.output
+
+
+@pytest.mark.browser
+def test_in_a_browser_the_card_comes_first_and_opens_its_page(page, live_server, artifacts):
+    page.goto(f"{live_server}/-/search")
+    page.fill("input[name=q]", "《血染めの月》はヨーグモスの墳墓、アーボーグをどうする？")
+    page.click("input[type=submit]")
+    page.wait_for_selector("section.kb-search-cards li")
+    cards = page.locator("section.kb-search-cards li > a").all_inner_texts()
+    assert cards == ["Blood Moon", "Urborg, Tomb of Yawgmoth"]
+    page.screenshot(path=str(artifacts / "search-cards.png"), full_page=True)
+    page.locator("section.kb-search-cards li > a").first.click()
+    page.wait_for_selector("h1")
+    assert "Blood Moon" in page.inner_text("h1")

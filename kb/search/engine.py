@@ -7,7 +7,10 @@
 3. for a question (several content words, or words dropped as question forms),
    dense retrieval (:mod:`.dense`) ranks rows by the meaning of the sentence,
    in both languages; the two rankings are fused by reciprocal rank fusion;
-4. rows are grouped by numbered rule (702.11 for 702.11b, its examples and the
+4. the cards the query names (:mod:`.cards`) come first in :attr:`Answer.cards`; their names are
+   not searched for as words, the rules their text points to (:mod:`.card_rules`) are one more
+   ranking, and dense retrieval reads each name followed by the card's Oracle text;
+5. rows are grouped by numbered rule (702.11 for 702.11b, its examples and the
    glossary entries that cite it), one group for a rule in both languages
    (matched through the rule lineage, so a rule renumbered between the
    English and the Japanese release is still one group), with the subrule
