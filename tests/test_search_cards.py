@@ -146,11 +146,22 @@ def test_a_question_naming_no_card_is_answered_as_before(conn):
     assert a.cards == [] and [g.number for g in a.groups] == [g.number for g in b.groups]
 
 
+async def _get(ds, url):
+    """The page, asked again when a loaded machine ran it past the page's time limit (a 400 that
+    says so): what this file tests is what the page shows, not how fast (bench/ measures that)."""
+    for _ in range(3):
+        response = await ds.client.get(url)
+        if response.status_code != 400 or "took longer" not in response.text:
+            break
+    return response
+
+
 async def test_the_search_page_shows_the_card_first(ds):
-    data = (await ds.client.get("/-/search.json?q=is+Lotus+Cobra%27s+ability+a+mana+ability")).json()
-    assert data["ok"] and data["cards"][0]["name"] == "Lotus Cobra"
+    data = (await _get(ds, "/-/search.json?q=is+Lotus+Cobra%27s+ability+a+mana+ability")).json()
+    assert data["ok"], data
+    assert data["cards"][0]["name"] == "Lotus Cobra"
     assert data["cards"][0]["url"] == "/-/cards/Lotus%20Cobra"
-    page = await ds.client.get("/-/search?q=is+Lotus+Cobra%27s+ability+a+mana+ability")
+    page = await _get(ds, "/-/search?q=is+Lotus+Cobra%27s+ability+a+mana+ability")
     soup = BeautifulSoup(page.text, "html.parser")
     card = soup.select_one("section.kb-search-cards ol.kb-card-hits li a")
     assert card["href"] == "/-/cards/Lotus%20Cobra" and card.text == "Lotus Cobra"

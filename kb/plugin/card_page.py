@@ -123,9 +123,9 @@ async def warm(datasette) -> None:
             continue
         try:
             await db.execute_fn(lambda conn, path=db.path: cards_lib.has_cards(conn) and cards_lib._names_of(conn, path))
-            from kb.search.cards import card_names
+            from kb.search.engine import prepare
 
-            await db.execute_fn(card_names)  # and the search's, before the first question that names a card
+            await db.execute_fn(prepare)  # and the search's, before the first question
         except Exception:  # a database without cards, or one that cannot be read: its pages will say so
             pass
 

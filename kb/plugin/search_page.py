@@ -106,10 +106,11 @@ async def search_view(datasette, request):
         return result, keyword
 
     if params["q"]:
-        # The card name index is built once per process (seconds), outside the search's time limit.
-        from kb.search.cards import card_names
+        # What every search reads once per process (the card name index takes seconds to build),
+        # outside the search's time limit.
+        from kb.search.engine import prepare
 
-        await db.execute_fn(card_names)
+        await db.execute_fn(prepare)
     try:
         result, keyword = await execute_bounded(db, run, what="this search")
     except (UnknownRelease, SearchError) as e:

@@ -181,6 +181,19 @@ class _TimeLimit:
         return False
 
 
+def prepare(conn) -> None:
+    """Read what every search of this database needs once per process — keyword names, slang,
+    the vocabulary, titles, the card name index — so that a caller can do it outside a time limit
+    (the search page does, before the first question's limit starts)."""
+    from .fts import KeywordNames as _Names
+
+    _Names.from_db(conn)
+    aliases_from_db(conn)
+    Vocabulary.from_db(conn)
+    _titles(conn)
+    card_names(conn)
+
+
 def needs_dense(plan: QueryPlan) -> bool:
     """A question rather than a keyword: words dropped as question forms, or three things to look
     for or more (content words, or keyword names as typed).
