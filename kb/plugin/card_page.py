@@ -117,15 +117,12 @@ def decorate(datasette, database: str, data: dict) -> dict:
 
 async def warm(datasette) -> None:
     """Read each database's card names once (the ``startup`` hook calls this), so the first card page
-    and the first search do not pay for it."""
+    does not pay for it."""
     for db in list(datasette.databases.values()):
         if db.is_memory:
             continue
         try:
             await db.execute_fn(lambda conn, path=db.path: cards_lib.has_cards(conn) and cards_lib._names_of(conn, path))
-            from kb.search.engine import prepare
-
-            await db.execute_fn(prepare)  # and the search's, before the first question
         except Exception:  # a database without cards, or one that cannot be read: its pages will say so
             pass
 
