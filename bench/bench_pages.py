@@ -14,8 +14,9 @@ Pages are kept per process once read (the database is immutable), so each
 page is measured twice: *first visit* (every rule or keyword visited once:
 the database is read) and *again* (the same page repeatedly). Resolutions are
 never kept: every request runs the executable rules. Targets (from the
-issue): p95 under 100 ms for pages, under 250 ms for a resolution explored
-over every choice. As perft prints a count per move, the explored scenarios'
+issues): p95 ≤ 50 ms for rule and keyword pages, ≤ 100 ms for a scenario's
+board view (a scripted resolution, every step's board drawn), ≤ 250 ms for a
+resolution explored over every choice. As perft prints a count per move, the explored scenarios'
 outcome counts under each first choice are printed, so a wrong count can be
 found.
 """
@@ -40,7 +41,8 @@ import httpx  # noqa: E402
 from kb.database import db_path, newest_release, open_db  # noqa: E402
 from kb.serve import running_server  # noqa: E402
 
-PAGE_TARGET_MS = 100
+PAGE_TARGET_MS = 50
+BOARD_TARGET_MS = 100
 EXPLORE_TARGET_MS = 250
 
 
@@ -140,8 +142,8 @@ def main() -> None:
         report("home page (/)", measure(base, ["/"] * n, args.clients), PAGE_TARGET_MS)
         report("baseline: Datasette's own index (/.json)", measure(base, ["/.json"] * n, args.clients))
         print()
-        report(f"resolution, scripted ({len(scripted)} scenarios)", measure(
-            base, [f"/-/scenarios/{s}" for s in scripted], args.clients))
+        report(f"board view: scripted resolution ({len(scripted)} scenarios)", measure(
+            base, [f"/-/scenarios/{s}" for s in scripted], args.clients), BOARD_TARGET_MS)
         report(f"resolution, every choice ({len(explored)} scenarios x {args.rounds})", measure(
             base, [f"/-/scenarios/{s}" for s in itertools.islice(itertools.cycle(explored), len(explored) * args.rounds)],
             args.clients), EXPLORE_TARGET_MS)

@@ -615,6 +615,7 @@ class EventKind(str, enum.Enum):
     MANIFEST = "manifest"
     CLOAK = "cloak"
     MANIFEST_DREAD = "manifest dread"
+    COLLECT_EVIDENCE = "collect evidence"
     DRAW = "draw"
     DREDGE = "dredge"
     MILL = "mill"
@@ -628,6 +629,8 @@ class EventKind(str, enum.Enum):
     CONTROL = "control"
     NOTHING = "nothing"
     DAMAGE = "damage"
+    ATTACK = "attack"
+    BLOCK = "block"
     TAP = "tap"
     UNTAP = "untap"
     MANA = "mana"
@@ -635,6 +638,11 @@ class EventKind(str, enum.Enum):
     STEP = "step"
     STATE_BASED = "state-based action"
     SCRY = "scry"
+    PROLIFERATE = "proliferate"
+    CONNIVE = "connive"
+    AMASS = "amass"
+    CLASH = "clash"
+    VOTE = "vote"
     EFFECT = "effect"
     LOSE = "lose"
     PAY = "pay"
@@ -742,6 +750,27 @@ class ContinuousEffect:
     types: frozenset[str] = frozenset()
     keywords: tuple[str, ...] = ()
     duration: str = "until end of turn"
+    subtypes: tuple[str, ...] = ()     # layer 4: subtypes added ("it becomes a Zombie in addition", Amass — CR 701.47a)
+
+
+@dataclass(frozen=True)
+class Combat:
+    """Who is attacking what and who blocks whom this combat (Combat Phase — CR 506), kept as references so a
+    permanent that leaves the battlefield is no longer in combat (506.4). Replaced whole (undoable) as it changes.
+
+    ``attackers`` pairs each attacking creature with what it attacks: a player's name or a planeswalker;
+    ``blocks`` pairs each blocking creature with an attacker it blocks; ``blocked`` are the attackers that became
+    blocked (Declare Blockers Step — CR 509.1h: they stay blocked when their blockers leave);
+    ``first_strikers`` the creatures that had first strike or double strike as the first-strike combat damage
+    step began (Combat Damage Step — CR 510.4); ``damage_steps`` how many combat damage steps are over.
+    """
+
+    attackers: tuple[tuple[ObjectRef, ObjectRef | str], ...] = ()
+    blocks: tuple[tuple[ObjectRef, ObjectRef], ...] = ()
+    blockers_declared: bool = False
+    blocked: frozenset[ObjectRef] = frozenset()
+    first_strikers: frozenset[ObjectRef] | None = None
+    damage_steps: int = 0
 
 
 @dataclass(eq=False)
@@ -773,6 +802,9 @@ class GameState:
     step: str = "precombat main"
     turn_started: int = 0        # index in ``events`` where this turn began
     kicked: set[tuple[int, int]] = field(default_factory=set)   # (card, incarnation) of permanents whose spell was kicked
+    combat: Combat | None = None  # attackers and blockers during the combat phase (Combat Phase — CR 506)
+    deathtouched: frozenset[ObjectRef] = frozenset()  # dealt damage by a deathtouch source since SBAs were last checked
+    designations: set[tuple[int, int, str]] = field(default_factory=set)   # (card, incarnation, name): monstrous, exerted, …
     watchers: list[Watcher] = field(default_factory=list)
     move_replacements: list[MoveReplacement] = field(default_factory=list)
     history: list[tuple[str, int]] = field(default_factory=list)
@@ -952,6 +984,23 @@ class GameState:
         self.kicked.add(key)
         self._undo.append(("discard", self.kicked, key))
 
+    def designate(self, card: int, name: str) -> None:
+        """The permanent ``card`` now has the designation ``name`` ("monstrous": Monstrosity — CR 701.37b;
+        "exerted", "detained by Alice"); it is keyed by the object, so it ends when the card changes zones (400.7)."""
+        key = (card, self.incarnation.get(card, 0), name)
+        if key not in self.designations:
+            self.designations.add(key)
+            self._undo.append(("discard", self.designations, key))
+
+    def undesignate(self, card: int, name: str) -> None:
+        key = (card, self.incarnation.get(card, 0), name)
+        if key in self.designations:
+            self._undo.append(("restore set", self.designations, set(self.designations)))
+            self.designations.discard(key)
+
+    def has_designation(self, card: int, name: str) -> bool:
+        return (card, self.incarnation.get(card, 0), name) in self.designations
+
     def clear_once_each_turn(self) -> None:
         """A new turn: "only once each turn" abilities may trigger again."""
         self._undo.append(("restore set", self.once_each_turn, set(self.once_each_turn)))
@@ -1105,6 +1154,8 @@ class GameState:
         new.move_replacements = list(self.move_replacements)
         new.turn_started = self.turn_started
         new.kicked = set(self.kicked)
+        new.combat, new.deathtouched = self.combat, self.deathtouched
+        new.designations = set(self.designations)
         new.next_id = self.next_id
         new.next_timestamp = self.next_timestamp
         return new
@@ -1123,6 +1174,8 @@ class GameState:
             tuple(self.effects), tuple(self.events), tuple(self.pending_triggers),
             tuple(sorted(self.last_known.items())), tuple(sorted(self.incarnation.items())),
             tuple(sorted(self.once_each_turn)), tuple(self.continuous), self.turn, self.step, self.rng.getstate(),
+            self.combat, tuple(sorted(self.deathtouched, key=lambda r: (r.card, r.incarnation))),
+            tuple(sorted(self.designations)),
         )
 
     def problems(self) -> list[str]:
@@ -1157,7 +1210,9 @@ class GameState:
                 if z.kind.is_per_player and z.owner != card.owner:
                     found.append(f"{card!r} is in {z.label}, not its owner's {z.kind.value}")
                 if z is not self.battlefield:
-                    if card.controller or card.counters or card.face_down or card.added_types or card.tapped or card.damage:
+                    # Cards in exile may have counters: a suspended card's time counters (Suspend — CR 702.62a).
+                    counters = card.counters if z is not self.exile else {}
+                    if card.controller or counters or card.face_down or card.added_types or card.tapped or card.damage:
                         found.append(f"{card!r} in {z.label} has a permanent's status {card.status()}")
                 else:
                     if not card.controller:

@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 import tomllib
@@ -50,6 +51,7 @@ from .choices import Chooser, Decision, Option, Scripted, decide, explore
 from .citation import Citation
 from .errors import ExplorationLimit, IllegalChoice, Unimplemented, UnknownOption
 from .face_down import turn_face_up
+from .tokens import predefined_token
 from .instructions import VERBS, Instruction, is_possible, perform
 from .engine import stack as engine_stack
 from .engine import triggers as engine_triggers
@@ -261,6 +263,8 @@ def _scenario(raw: dict[str, Any], module: ModuleType, path: str, line: int, end
 
 def _check_card(pool: CardPool, name: str, fail: Callable[[str, str | None], SourceError], key: str) -> None:
     base = name.split("#")[0]
+    if predefined_token(base) or (base.endswith(" Token") and base not in pool):   # a token, made in setup or by a step
+        return
     if base not in pool:
         try:
             pool.find(base)
@@ -377,22 +381,34 @@ class ScenarioSetup:
 
     def _add(self, player: str, zone: str, entry: str | dict[str, Any]) -> None:
         spec = entry if isinstance(entry, dict) else {"card": entry}
-        oracle = self.pool.find(spec["card"].split("#")[0])
+        oracle = predefined_token(spec["card"].split("#")[0]) or self.pool.find(spec["card"].split("#")[0])
+        if spec.get("token"):
+            # A token that's a copy of the card: the card's copiable values, and a token (Tokens — CR 111.1).
+            oracle = dataclasses.replace(oracle, is_token=True)
         owner = spec.get("owner", player)
         kind = ZONE_NAMES[zone]
         card = self.state.add_card(oracle, owner, kind, controller=spec.get("controller", player))
         c = self.state.cards[card]
         if kind is ZoneKind.BATTLEFIELD:
             if spec.get("counters"):
-                c.counters = {"+1/+1": int(spec["counters"])}
+                c.counters = _setup_counters(spec["counters"])
             if spec.get("face_down"):
                 c.face_down = FaceDown(spec["face_down"])
             c.tapped = bool(spec.get("tapped", False))
             c.added_types = frozenset(spec.get("types", []))
             if spec.get("damage"):
                 c.damage = int(spec["damage"])
+            if spec.get("loyalty"):          # a planeswalker's loyalty counters (its printed loyalty as it enters)
+                c.counters = {**c.counters, "loyalty": int(spec["loyalty"])}
+        elif kind is ZoneKind.EXILE and spec.get("counters"):     # a suspended card's time counters (Suspend — CR 702.62b)
+            c.counters = _setup_counters(spec["counters"])
         self.names.setdefault(oracle.name, []).append(card)
         self.setup_zone[card] = self.state.zone_of(card)
+
+
+def _setup_counters(value: Any) -> dict[str, int]:
+    """``counters = 2`` (+1/+1 counters) or ``counters = { time = 3, "-1/-1" = 1 }``."""
+    return {"+1/+1": int(value)} if isinstance(value, int) else {str(k): int(v) for k, v in value.items()}
 
 
 def _parse_mana(text: str) -> tuple[str, ...]:
@@ -427,6 +443,11 @@ class ScenarioRun:
     def card(self, name: str, key: str = "card", zone: str | None = None) -> int:
         """A card named in the scenario (``Name#2`` is the second of that name in setup order)."""
         base, _, nth = name.partition("#")
+        if base not in self.setup.pool:
+            # A token created during the scenario ("Incubator Token"): the first permanent of that name.
+            made = [c.id for c in self.state.permanents() if c.display_name == base]
+            if made and not nth:
+                return made[0]
         oracle = self.setup.pool.find(base)
         ids = self.setup.names.get(oracle.name, [])
         if nth:

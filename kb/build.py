@@ -522,6 +522,9 @@ def build_database(
     if mode == "unchanged":
         db = sqlite_utils.Database(target)
         try:
+            from .search.dense import load_sqlite_vec
+
+            load_sqlite_vec(db.conn)   # search_vectors is a sqlite-vec table: counting it needs the module
             counts = _counts(db)
             warnings, errors = (db.execute(
                 "select coalesce(sum(severity = 'warning'), 0), coalesce(sum(severity = 'error'), 0)"
@@ -584,6 +587,13 @@ def _build(target: Path, corpus: Path, mode: str, added: list[AddedFile], inputs
             # Statistics for the query planner from a sample of each index: a full ANALYZE reads 300 MB.
             db.execute("pragma analysis_limit = 1000")
             db.execute("analyze")
+            # A sample of an index on a column of few values (the rule's kind, its section) reads as
+            # a thousand rows a value; the planner then prefers it to the right index ("kind = 'numbered'"
+            # matches most rules). Those two are small: read them whole.
+            db.execute("pragma analysis_limit = 0")
+            for index in ("idx_rules_kind", "idx_rules_section"):
+                if db.execute("select 1 from sqlite_master where type = 'index' and name = ?", [index]).fetchone():
+                    db.execute(f"analyze [{index}]")
         db.close()
         os.replace(tmp, target)
     except BaseException:

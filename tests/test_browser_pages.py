@@ -116,3 +116,33 @@ def test_search_from_any_page(page, live_server, db_name):
     page.locator(".kb-other-hits a", has_text="木苺の使い魔").first.click()
     page.wait_for_url(f"**/{db_name}/cards/*")
     assert "Bramble Familiar" in page.content()
+
+
+def test_board_view_steps_through_a_resolution(page, live_server, artifacts):
+    """The board shows the zones before the first step; next / previous (and the arrow keys) walk it."""
+    page.goto(f"{live_server}/-/scenarios/search-701.23b-splinter-howling-mine")
+    board = page.locator("[data-kb-board]")
+    frames = board.locator(".kb-board-frame")
+    total = frames.count()
+    assert total > 3
+    visible = board.locator(".kb-board-frame:not([hidden])")
+    assert visible.count() == 1 and visible.get_attribute("data-frame") == "0"
+    assert "Howling Mine" in visible.inner_text() and "吠えたける鉱山" in visible.inner_text()
+    board.locator("[data-kb-board-go=next]").click()
+    assert visible.get_attribute("data-frame") == "1"
+    assert board.locator("[data-kb-board-at]").inner_text() == "1"
+    board.focus()
+    page.keyboard.press("End")
+    assert visible.get_attribute("data-frame") == str(total - 1)
+    last = visible.inner_text()
+    page.keyboard.press("ArrowLeft")
+    assert visible.get_attribute("data-frame") == str(total - 2)
+    page.keyboard.press("Home")
+    assert visible.get_attribute("data-frame") == "0"
+    page.keyboard.press("End")
+    assert visible.inner_text() == last  # the last frame is the state after the last step
+    # Every outcome of the explored tree says what sets it apart, even where two options read alike.
+    summaries = page.locator("details.kb-outcome > summary").all_inner_texts()
+    assert len(summaries) == len(set(summaries)) == 4
+    board.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "board-splinter.png"), full_page=False)

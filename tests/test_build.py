@@ -15,10 +15,7 @@ from kb.cli import cli
 SLICE = ["MagicCompRules_20231117.txt", "MagicCompRules_20260116.txt"]
 
 
-@pytest.fixture
-def slice_corpus(tmp_path, corpus):
-    """A corpus with two English releases and everything else of the real one."""
-    root = tmp_path / "corpus"
+def make_slice(root, corpus):
     (root / "cr" / "en").mkdir(parents=True)
     for name in SLICE:
         os.symlink(corpus / "cr" / "en" / name, root / "cr" / "en" / name)
@@ -31,22 +28,38 @@ def slice_corpus(tmp_path, corpus):
     return root
 
 
+@pytest.fixture
+def slice_corpus(tmp_path, corpus):
+    """A corpus with two English releases and everything else of the real one."""
+    return make_slice(tmp_path / "corpus", corpus)
+
+
+@pytest.fixture(scope="module")
+def slice_db(tmp_path_factory, corpus):
+    """The slice corpus built once for the module (a build takes a while): (corpus, database, summary)."""
+    base = tmp_path_factory.mktemp("slice")
+    root = make_slice(base / "corpus", corpus)
+    db = base / "kb.db"
+    return root, db, build_database(db, root, show_progress=False)
+
+
 def digest(path):
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def test_build_is_idempotent(slice_corpus, tmp_path):
+def test_build_is_idempotent(slice_db, tmp_path):
+    root, built, first = slice_db
     db = tmp_path / "kb.db"
-    first = build_database(db, slice_corpus, show_progress=False)
-    second = build_database(db, slice_corpus, show_progress=False)
+    db.write_bytes(built.read_bytes())
+    second = build_database(db, root, show_progress=False)
     assert first.counts == second.counts
     assert first.counts["releases"] >= 2
     assert not list(tmp_path.glob("kb.db.tmp*"))
 
 
-def test_failed_build_leaves_the_previous_database(slice_corpus, tmp_path):
+def test_failed_build_leaves_the_previous_database(slice_db, slice_corpus, tmp_path):
     db = tmp_path / "kb.db"
-    build_database(db, slice_corpus, show_progress=False)
+    db.write_bytes(slice_db[1].read_bytes())
     before = digest(db)
     bad = slice_corpus / "cr" / "en" / "archive"
     bad.mkdir()

@@ -8,6 +8,7 @@ import pytest
 import sqlite_utils
 from click.testing import CliRunner
 
+from executable_rules.actions import ACTIONS
 from executable_rules.scenarios import load_scenarios
 from ingest.cr import parse_cr
 from ingest.records import Release
@@ -52,7 +53,7 @@ def checks_db(corpus, tmp_path_factory):
 def test_checks_one_per_action(checks_db):
     db, _ = checks_db
     rows = {r["keyword"]: r for r in db["checks"].rows}
-    assert len(rows) == 14
+    assert len(rows) == len(ACTIONS)        # one row per action module, however many there are
     assert rows["Discover"]["newest_number"] == "701.57"
     assert rows["Dredge"]["kind"] == "keyword ability" and rows["Dredge"]["newest_number"] == "702.52"
     assert rows["Drawing a Card"]["newest_number"] == "121"
@@ -93,8 +94,12 @@ def test_scenario_rules_in_every_release(checks_db):
 def test_examples_cards_and_rulings_are_linked(checks_db):
     db, _ = checks_db
     examples = {r["scenario_id"]: r for r in db["scenario_examples"].rows_where("release = '20260417'")}
-    assert set(examples) == {"search-701.23b-splinter-howling-mine", "search-701.23c-lobotomy-empty-hand",
-                             "search-701.23f-mindcensor-veteran-explorer"}
+    assert {"search-701.23b-splinter-howling-mine", "search-701.23c-lobotomy-empty-hand",
+            "search-701.23f-mindcensor-veteran-explorer", "lifelink-702.15e-example-ajanis-pridemate"} <= set(examples)
+    by_id = {s.id: s for s in load_scenarios()}
+    # Every link is the example the scenario's source names (rule and seq).
+    assert all((r["rule_number"], r["seq"]) == (by_id[sid].source["rule"], by_id[sid].source["seq"])
+               for sid, r in examples.items())
     cards = {r["card"] for r in db["scenario_cards"].rows_where("scenario_id = 'discover-701.57a-bramble-familiar-discover-3'")}
     assert cards == {"Bramble Familiar"}          # named in Japanese in the scenario
     assert [r["ruling_id"] for r in db["scenario_rulings"].rows] == [1]

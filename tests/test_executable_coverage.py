@@ -105,7 +105,10 @@ def test_every_wiki_ruling_has_a_scenario(corpus, scenarios):
                 continue
             missing.append(f"{page}: {text}")
     assert not missing, "wiki rulings without a scenario:\n" + "\n".join(missing)
-    stale = sorted(covered - known)
+    # A page outside the seeds (wiki/ja/増殖__….txt) is checked against its own files: the text is there.
+    stale = sorted((page, text) for page, text in covered - known
+                   if not any(text in f.read_text(encoding="utf-8")
+                              for f in (corpus / "wiki" / "ja").glob(f"{page}__*.txt")))
     assert not stale, f"scenarios quote rulings the pages don't have: {stale}"
 
 
@@ -173,7 +176,7 @@ def test_scenarios_are_counted_by_source(scenarios):
     kinds = {}
     for s in scenarios:
         kinds[s.source_kind] = kinds.get(s.source_kind, 0) + 1
-    assert kinds["cr-example"] == 3
+    assert kinds["cr-example"] >= 9      # 3 of 701, 6 of the combat abilities of 702
     assert kinds["wiki-ruling"] >= 36
     assert kinds["card-ruling"] >= 35
     assert kinds["own"] >= 40

@@ -106,7 +106,10 @@ async def test_explored_scenario_shows_the_tree(ds):
     html = soup(await ds.client.get("/-/scenarios/discover-701.57a-cast-or-hand-never-neither"))
     leaves = html.select("ul.kb-tree > li")
     assert [li.select_one(".kb-choice").text for li in leaves] == ["cast Grizzly Bears", "put Grizzly Bears into hand"]
-    assert leaves[0].select_one("details.kb-outcome summary").text.startswith("Outcome 1: completed")
+    # Each leaf says what sets its outcome apart: the spell on the stack, or the card in the hand.
+    first, second = (li.select_one("details.kb-outcome summary").text for li in leaves)
+    assert first == "Outcome 1: your hand: empty; stack: Grizzly Bears"
+    assert second == "Outcome 2: your hand: Grizzly Bears; stack: empty"
 
 
 async def test_scenario_refused_by_the_rules_shows_the_rule(ds):
@@ -142,7 +145,16 @@ async def test_scenario_list(ds):
     bad = await ds.client.get("/-/scenarios.json?keyword=discovr")
     assert bad.status_code == 400 and bad.json()["error"].startswith("keyword: no action 'discovr'; did you mean")
     html = soup(await ds.client.get("/-/scenarios"))
-    assert len(html.select("li.kb-scenario")) == len(scenario_ids())
+    items = html.select("li.kb-scenario")
+    assert len(items) == len(scenario_ids())
+    # Each entry links to its page, and its Run button asks that page (a blank href or action is the list itself).
+    for li in items:
+        sid = li["id"].removeprefix("scenario-")
+        assert li.select_one("a.kb-scenario-title")["href"] == f"/-/scenarios/{sid}"
+        assert li.select_one("form.kb-run-form")["action"] == f"/-/scenarios/{sid}"
+        assert all(a["href"] for a in li.select("a"))
+    first = items[0].select_one("a.kb-scenario-title")["href"]
+    assert (await ds.client.get(first)).status_code == 200
 
 
 # --- the discover form -------------------------------------------------------------------------
@@ -294,3 +306,46 @@ def test_outcome_tree_from_choices():
     cast, hand = tree["children"]
     assert [c["choice"] for c in cast["children"]] == ["target you", "target opponent"]
     assert [c["outcome"] for c in cast["children"]] == [0, 1] and hand["outcome"] == 2
+
+
+async def test_board_frames_follow_the_steps(ds):
+    """The board has a frame before the first step and one after each; every frame has the same columns,
+    and a face-down permanent shows as face down, with its real name only for the trace."""
+    data = (await ds.client.get("/-/scenarios/search-701.23b-splinter-howling-mine.json")).json()
+    board = data["board"]
+    assert len(board["frames"]) == len(data["steps"]) + 1 == board["total_steps"] + 1
+    assert board["frames"][0]["n"] == 0 and [f["n"] for f in board["frames"][1:]] == [s["n"] for s in data["steps"]]
+    for frame in board["frames"]:
+        assert set(board["columns"]) <= set(frame["zones"])
+    exiled = [c["name"] for c in board["frames"][-1]["zones"]["exile"]]
+    assert exiled.count("Howling Mine") >= 2
+    # Outcomes: four, told apart by what differs, although two options read alike ("find Howling Mine").
+    assert data["outcome_count"] == len(data["outcomes"]) == 4
+    assert len({repr(o["differs"]) for o in data["outcomes"]}) == 4
+    leaves = []
+
+    def walk(node):
+        leaves.extend(node.get("outcomes", []))
+        for child in node["children"]:
+            walk(child)
+    walk(data["tree"])
+    assert sorted(leaves) == [0, 1, 2, 3]
+
+
+async def test_board_shows_face_down_and_tapped(ds):
+    ids = [i for i in scenario_ids() if i.startswith("manifest-")]
+    found = set()
+    for sid in ids:
+        data = (await ds.client.get(f"/-/scenarios/{sid}.json")).json()
+        for frame in data.get("board", {}).get("frames", []):
+            for chip in frame["zones"].get("battlefield", []):
+                if chip.get("face_down"):
+                    found.add("face down")
+                    assert chip["colors"] == ["colorless"] and chip["name"].startswith("face-down")
+    assert "face down" in found
+
+
+async def test_scenario_page_shows_the_example_in_other_languages(ds):
+    html = soup(await ds.client.get("/-/scenarios/search-701.23b-splinter-howling-mine"))
+    quotes = {q["lang"]: q.get_text() for q in html.select("blockquote.kb-example-translation")}
+    assert "ja" in quotes and "例" in quotes["ja"] and "アーティファクト" in quotes["ja"]

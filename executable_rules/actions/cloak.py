@@ -30,6 +30,8 @@ KIND = "keyword action"
 JAPANESE = ("偽装", "偽装する")
 SUBRULES = ("a", "b", "c", "d", "e", "f", "g", "h")
 SUMMARY = "Manifest with ward {2}: a face-down 2/2 creature that can be turned up for its mana cost if it's a creature card."
+OUT_OF_REACH: dict[str, str] = {}
+"""Every subrule of the rule is run by the model."""
 
 __all__ = ["cloak", "turn_face_up"]
 

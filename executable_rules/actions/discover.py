@@ -51,6 +51,8 @@ JAPANESE = ("発見", "発見を行う")
 SUBRULES = ("a", "b", "c")
 SUMMARY = ("Exile from the top until a nonland card with mana value N or less; cast it free if the spell's "
            "mana value is N or less, else put it into your hand; the rest go to the bottom in a random order.")
+OUT_OF_REACH: dict[str, str] = {}
+"""Every subrule of the rule is run by the model."""
 
 
 def cite(letter: str) -> Citation:

@@ -45,6 +45,8 @@ JAPANESE = ("探検", "探検を行う")
 SUBRULES = ("a", "b", "c", "d")
 SUMMARY = ("Reveal the top card: a land goes to hand; otherwise a +1/+1 counter on the explorer (if it's still "
            "there) and the card may go to the graveyard.")
+OUT_OF_REACH: dict[str, str] = {}
+"""Every lettered subrule is implemented."""
 
 
 def cite(letter: str) -> Citation:

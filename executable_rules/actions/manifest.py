@@ -36,6 +36,8 @@ KIND = "keyword action"
 JAPANESE = ("予示", "予示する")
 SUBRULES = ("a", "b", "c", "d", "e", "f", "g", "h")
 SUMMARY = "Put a card onto the battlefield face down as a 2/2 creature; turn it up for its mana cost if it's a creature card."
+OUT_OF_REACH: dict[str, str] = {}
+"""Every lettered subrule is implemented."""
 
 __all__ = ["manifest", "turn_face_up"]
 

@@ -31,6 +31,8 @@ KIND = "keyword action"
 JAPANESE = ("戦慄予示", "戦慄予示する")
 SUBRULES = ("a", "b")
 SUMMARY = "Look at the top two cards, manifest one, put the other into the graveyard."
+OUT_OF_REACH: dict[str, str] = {}
+"""Every subrule of the rule is run by the model."""
 
 
 def manifest_dread(state: GameState, player: str, *, choose: Chooser = first_legal) -> int | None:

@@ -91,11 +91,12 @@ class CardQuery:
     nonland: bool = False
     undefined: bool = False
     any_subtypes: frozenset[str] = frozenset()   # "a Swamp or Forest card": one of these
+    any_types: frozenset[str] = frozenset()      # "a creature or land card": one of these
 
     @property
     def has_quality(self) -> bool:
         return bool(self.name or self.types or self.supertypes or self.subtypes or self.nonland or self.undefined
-                    or self.any_subtypes)
+                    or self.any_subtypes or self.any_types)
 
     def matches(self, card: Card) -> bool:
         if self.undefined:
@@ -104,7 +105,8 @@ class CardQuery:
         return ((self.name is None or self.name in (o.name, *o.names))
                 and self.types <= o.types and self.supertypes <= o.supertypes
                 and self.subtypes <= set(o.subtypes) and not (self.nonland and "Land" in o.types)
-                and (not self.any_subtypes or bool(self.any_subtypes & set(o.subtypes))))
+                and (not self.any_subtypes or bool(self.any_subtypes & set(o.subtypes)))
+                and (not self.any_types or bool(self.any_types & o.types)))
 
     def why_not(self, card: Card) -> str:
         if self.undefined:

@@ -37,6 +37,8 @@ KIND = "keyword action"
 JAPANESE = ("最悪の二択", "最悪の二択を行う", "villainous choice")
 SUBRULES = ("a", "b", "c", "d")
 SUMMARY = "Choose one of two options, even an impossible one, and do all of it that can be done; APNAP, one at a time."
+OUT_OF_REACH: dict[str, str] = {}
+"""Every subrule of the rule is run by the model."""
 
 
 def cite(letter: str) -> Citation:

@@ -23,7 +23,7 @@ from ..errors import Unimplemented
 from ..model import ContinuousEffect, Event, EventKind, Face, FaceKind, GameState, Layout, ObjectRef, OracleCard, ZoneKind
 from .layers import characteristics, text, walk
 from .mana import add_mana as add, mana_choices
-from .replacement import enter_battlefield, put_into_graveyard
+from .replacement import condition_holds, enter_battlefield, put_into_graveyard
 from .selectors import Node, amount_of, candidates, find, number_value, player_refs
 
 Target = ObjectRef | str
@@ -57,6 +57,10 @@ def target_specs(body: Node) -> list[Node]:
             found.append(sub)
         elif sub.data in ("target_player", "target_opponent"):
             found.append(sub)
+        elif sub.data == "support":
+            # Support — CR 701.41a: "support N" is "… each of up to N (other) target creatures".
+            number = next(sub.find_data("number"), None)
+            found += [sub] * (number_value(text(number)) if number is not None else 1)
     return found
 
 
@@ -73,6 +77,10 @@ def legal_targets(state: GameState, controller: str, spec: Node, source: int) ->
         return list(players)
     if kind == "target_opponent":
         return [p for p in players if p != controller]
+    if kind == "support":
+        from ..actions.support import legal_target
+        return [state.ref(c.id) for c in state.permanents() if legal_target(state, source, c.id)
+                and _targetable(state, controller, c.id)]
     found: list[Target] = []
     if kind in ("any_target", "player_or_planeswalker"):
         found += players
@@ -117,7 +125,7 @@ def choose_targets(state: GameState, controller: str, specs: list[Node], source:
     chosen: list[Target | None] = []
     for spec in specs:
         legal = [t for t in legal_targets(state, controller, spec, source) if t not in chosen]
-        optional = "up to" in text(spec)
+        optional = "up to" in text(spec) or spec.data == "support"
         if not legal:
             if optional:
                 chosen.append(None)
@@ -272,33 +280,88 @@ def deal_damage(state: GameState, ctx: Context, node: Node, choose: Chooser) -> 
     if recipient is None:
         raise Unimplemented(f"damage to {text(node)!r}")
     source_name = state.cards[ctx.source].display_name if ctx.source in state.cards else ctx.name
+    dealt = 0
     for target in recipients(state, ctx, recipient):
-        damage(state, ctx.controller, source_name, target, amount)
+        dealt += damage(state, ctx.controller, source_name, target, amount,
+                        source=ctx.source if ctx.source in state.cards else None)
+    if ctx.source in state.cards:
+        lifelink(state, ctx.source, dealt)
 
 
-def damage(state: GameState, controller: str, source_name: str, target: Target, amount: int) -> None:
+def damage(state: GameState, controller: str, source_name: str, target: Target, amount: int, *,
+           source: int | None = None, combat: bool = False) -> int:
     """Damage — CR 120.3: to a player, life loss (120.3a); to a creature, damage marked on it (120.3e);
-    to a planeswalker, loyalty counters removed (120.3c)."""
+    to a planeswalker, loyalty counters removed (120.3c). Return the damage dealt.
+
+    With the ``source`` card, its abilities change the results, in whatever zone it is: infect gives poison
+    counters to a player and -1/-1 counters to a creature instead (Infect — CR 702.90b, 702.90c, 702.90e); wither
+    gives -1/-1 counters to a creature instead (Wither — CR 702.80a); combat damage to a player from a creature with
+    toxic also gives poison counters (Toxic — CR 702.164c); a creature dealt damage by a source with deathtouch is
+    noted for the state-based action that destroys it (Deathtouch — CR 702.2b, 702.2d). Lifelink is
+    :func:`lifelink`, once per source for all it dealt at once (Lifelink — CR 702.15e)."""
     if amount <= 0:
-        return
+        return 0
+    keywords = characteristics(state, source).keywords if source is not None and source in state.cards else frozenset()
+    kind = "combat damage" if combat else "damage"
     if isinstance(target, str):
         p = state.player(target)
-        state.set(p, "life", p.life - amount)
-        state.emit(EventKind.DAMAGE, controller, names=(source_name,), destination=target, amount=amount,
-                   detail=f"{amount} damage to {target}: loses {amount} life ({p.life})",
-                   citation=Citation("Damage", "120.3a"))
-        return
+        if "Infect" in keywords:
+            state.set(p, "poison", p.poison + amount)
+            state.emit(EventKind.DAMAGE, controller, (source,) if source is not None else (), names=(source_name,),
+                       destination=target, amount=amount, detail=f"{amount} {kind} to {target} from a source with infect: {amount} poison counters "
+                              f"({p.poison})", citation=Citation("Infect", "702.90b"))
+        else:
+            state.set(p, "life", p.life - amount)
+            state.emit(EventKind.DAMAGE, controller, (source,) if source is not None else (), names=(source_name,),
+                       destination=target, amount=amount, detail=f"{amount} {kind} to {target}: loses {amount} life "
+                       f"({p.life})", citation=Citation("Damage", "120.3a"))
+        toxic = total_toxic_value(state, source) if combat and source is not None else 0
+        if toxic:
+            state.set(p, "poison", p.poison + toxic)
+            state.emit(EventKind.DAMAGE, controller, names=(source_name,), destination=target,
+                       detail=f"toxic {toxic}: {toxic} poison counters ({p.poison})", citation=Citation("Toxic", "702.164c"))
+        return amount
     card = state.cards[target.card]
     types = characteristics(state, target.card).types
     if "Planeswalker" in types and "Creature" not in types:
         state.add_counters(target.card, "loyalty", -min(amount, card.counters.get("loyalty", 0)))
         state.emit(EventKind.DAMAGE, controller, (target.card,), amount=amount,
-                   detail=f"{amount} damage from {source_name}: loyalty counters removed",
+                   detail=f"{amount} {kind} from {source_name}: loyalty counters removed",
                    citation=Citation("Damage", "120.3c"))
+        return amount
+    if "Infect" in keywords or "Wither" in keywords:
+        state.add_counters(target.card, "-1/-1", amount)
+        which = "infect" if "Infect" in keywords else "wither"
+        state.emit(EventKind.DAMAGE, controller, (target.card,), amount=amount,
+                   detail=f"{amount} {kind} from {source_name} ({which}): {amount} -1/-1 counters put on it",
+                   citation=Citation("Infect", "702.90c") if which == "infect" else Citation("Wither", "702.80a"))
+    else:
+        state.set(card, "damage", card.damage + amount)
+        state.emit(EventKind.DAMAGE, controller, (target.card,), amount=amount,
+                   detail=f"{amount} {kind} from {source_name} marked on it", citation=Citation("Damage", "120.3e"))
+    if "Deathtouch" in keywords and "Creature" in types:
+        state.set(state, "deathtouched", state.deathtouched | {state.ref(target.card)})
+    return amount
+
+
+def lifelink(state: GameState, source: int, amount: int) -> None:
+    """Damage dealt by a source with lifelink makes its controller (or owner) gain that much life, one life gain
+    event per source (Lifelink — CR 702.15b, 702.15e)."""
+    if amount <= 0 or "Lifelink" not in characteristics(state, source).keywords:
         return
-    state.set(card, "damage", card.damage + amount)
-    state.emit(EventKind.DAMAGE, controller, (target.card,), amount=amount,
-               detail=f"{amount} damage from {source_name} marked on it", citation=Citation("Damage", "120.3e"))
+    from ..instructions import gain_life
+    player = state.controller_of(source)
+    gain_life(state, player, amount, detail=f"lifelink: {state.cards[source].display_name} dealt {amount} damage")
+    state.emit(EventKind.NOTHING, player, (source,), detail="damage from a source with lifelink: its controller gains "
+               "that much life", citation=Citation("Lifelink", "702.15b"))
+
+
+def total_toxic_value(state: GameState, source: int | None) -> int:
+    """The sum of the N of every toxic ability the creature has (Toxic — CR 702.164b)."""
+    if source is None or source not in state.cards or state.cards[source].face_down:
+        return 0
+    printed = sum(int(arg) for title, arg in state.cards[source].oracle.parsed.keywords if title == "Toxic" and arg.isdigit())
+    return printed
 
 
 def _amount(node: Node, ctx: Context) -> int:
@@ -572,6 +635,175 @@ def manifest_dread(state: GameState, ctx: Context, node: Node, choose: Chooser) 
     dread(state, ctx.controller, choose=choose)
 
 
+# ---- keyword actions 701.53–701.70, each by its module (executable_rules/actions/<name>.py)
+
+
+def incubate(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Incubate — CR 701.53a."""
+    from ..actions.incubate import incubate as incubate_action
+    incubate_action(state, ctx.controller, _amount(node, ctx), choose=choose)
+
+
+def transform(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"Transform this token." of an Incubator token (Incubate — CR 701.53b); other transforming cards aren't modelled."""
+    from ..actions.incubate import is_incubator, transform_incubator
+    for card in objects(state, ctx, _object_child(node)):
+        if not is_incubator(state, card):
+            raise Unimplemented(f"transform {state.cards[card].display_name}: only Incubator tokens transform here")
+        transform_incubator(state, card)
+
+
+def suspect(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Suspect — CR 701.60a."""
+    from ..actions.suspect import suspect as suspect_action
+    for card in objects(state, ctx, _object_child(node)):
+        suspect_action(state, ctx.controller, card)
+
+
+def forage(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Forage — CR 701.61a."""
+    from ..actions.forage import forage as forage_action
+    forage_action(state, ctx.controller, choose=choose)
+
+
+def endure(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Endure — CR 701.63a: "~ endures N", "it endures N"."""
+    from ..actions.endure import endure as endure_action
+    for card in objects(state, ctx, _object_child(node)):
+        endure_action(state, card, _amount(node, ctx), choose=choose)
+
+
+def collect_evidence(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Collect Evidence — CR 701.59a."""
+    from ..actions.collect_evidence import collect_evidence as collect
+    collect(state, ctx.controller, _amount(node, ctx), choose=choose)
+
+
+def ring_tempts(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """The Ring Tempts You — CR 701.54a."""
+    from ..actions.ring_tempts_you import the_ring_tempts_you
+    the_ring_tempts_you(state, ctx.controller, choose=choose)
+
+
+def time_travel(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Time Travel — CR 701.56a."""
+    from ..actions.time_travel import time_travel as travel
+    travel(state, ctx.controller, choose=choose)
+
+
+def blight(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Blight — CR 701.68a."""
+    from ..actions.blight import blight as blight_action
+    blight_action(state, ctx.controller, _amount(node, ctx), choose=choose)
+
+
+def recruit(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Recruit — CR 701.70a."""
+    from ..actions.recruit import recruit as recruit_action
+    recruit_action(state, ctx.controller, choose=choose)
+
+
+def earthbend(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Earthbend — CR 701.66a: "target land you control" is the spell's or ability's target."""
+    from ..actions.earthbend import earthbend as earthbend_action
+    # Its target ("target land you control") is in the keyword's meaning, not printed: the engine chooses targets
+    # from the printed text, so a card saying "Earthbend N." can't be cast here yet.
+    if not ctx.targets:
+        raise Unimplemented("earthbend: its implied target (target land you control) isn't chosen by the engine yet")
+    target = ctx.targets[0]
+    if isinstance(target, ObjectRef) and state.is_current(target):
+        earthbend_action(state, ctx.controller, target.card, _amount(node, ctx))
+
+
+def airbend(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Airbend — CR 701.65a."""
+    from ..actions.airbend import airbend as airbend_action
+    airbend_action(state, ctx.controller, objects(state, ctx, _object_child(node)))
+
+
+def harness(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Harness — CR 701.64a."""
+    from ..actions.harness import harness as harness_action
+    for card in objects(state, ctx, _object_child(node)):
+        harness_action(state, ctx.controller, card)
+
+
+def conditional(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"If [condition], [effect]": the effect happens only if the condition holds as it resolves (608.2c); an
+    "otherwise" that follows reads the answer."""
+    condition = next(str(t) for t in node.children if isinstance(t, Token) and t.type == "CONDITION")
+    if condition.strip() == "you do":            # "You may [do A]. If you do, [B]": A was done
+        holds = bool(ctx.memory.get("you did", False))
+    elif condition.strip() in ("you win", "you won", "you won the clash"):            # Clash — CR 701.30d
+        holds = bool(ctx.memory.get("won clash", False))
+    else:
+        holds = condition_holds(state, ctx.controller, condition, ctx.source)
+    ctx.memory["if"] = holds
+    if holds:
+        run_effect(state, ctx, next(c for c in node.children if isinstance(c, Tree)), choose)
+    else:
+        _note(state, ctx, f"not so ({condition.strip()}): that effect doesn't happen",
+              Citation("Resolving Spells and Abilities", "608.2c"))
+
+
+def otherwise(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"Otherwise, [effect]": only if the "if" before it didn't hold."""
+    if "if" not in ctx.memory:
+        raise Unimplemented("\"otherwise\" with no \"if\" before it")
+    if not ctx.memory["if"]:
+        run_effect(state, ctx, next(c for c in node.children if isinstance(c, Tree)), choose)
+
+
+def search_instead(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"Search your library for A. If [condition], instead search your library for B. Reveal it, put it into your
+    hand, then shuffle.": one search, for B if the condition holds as it resolves (Analyze the Pollen)."""
+    from ..actions.search import CardQuery, Find, search as search_library
+    first, second = (str(t).lower() for t in node.children if isinstance(t, Token) and t.type == "SEARCH_TEXT")
+    condition = next(str(t) for t in node.children if isinstance(t, Token) and t.type == "CONDITION")
+    what = second if condition_holds(state, ctx.controller, condition, ctx.source) else first
+    words = what.removeprefix("a ").removeprefix("an ").split()
+    kinds = {"creature": "Creature", "land": "Land", "artifact": "Artifact", "enchantment": "Enchantment",
+             "instant": "Instant", "sorcery": "Sorcery", "planeswalker": "Planeswalker"}
+    named = frozenset(kinds[w] for w in words if w in kinds)
+    either = "or" in words
+    if set(words) - set(kinds) - {"basic", "or", "card"}:
+        raise Unimplemented(f"search for {what!r}")
+    query = CardQuery(" ".join(words), None, frozenset() if either else named,
+                      frozenset({"Basic"}) if "basic" in words else frozenset(), any_types=named if either else frozenset())
+    _note(state, ctx, f"{condition}: search for {query.description}" if what == second
+          else f"not so ({condition}): search for {query.description}")
+    search_library(state, ctx.controller, [Find(query, 1, False, ZoneKind.HAND, False)], reveal_found=True,
+                   shuffle=True, choose=choose)
+
+
+def _may_collect_evidence(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.collect_evidence import may_collect_evidence
+    ctx.memory["you did"] = may_collect_evidence(state, ctx.controller, _amount(node, ctx), choose=choose) is not None
+
+
+def _may_blight(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.blight import may_blight
+    ctx.memory["you did"] = may_blight(state, ctx.controller, _amount(node, ctx), choose=choose) is not None
+
+
+def _may_forage(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.forage import can_forage
+    able = can_forage(state, ctx.controller)
+    answer = decide(state, Decision.of(ctx.controller, f"{ctx.name}: forage?", Citation("Forage", "701.61a"), [
+        Option("forage", True, able, "" if able else "fewer than three cards in the graveyard and no Food",
+               Citation("Forage", "701.61a")), Option("don't forage", False)]), choose)
+    ctx.memory["you did"] = bool(answer.value)
+    if answer.value:
+        forage(state, ctx, node, choose)
+
+
+MAY_ACTIONS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
+    "collect_evidence": _may_collect_evidence, "blight": _may_blight, "forage": _may_forage,
+}
+"""Actions a player "may" do only if they can (Collect Evidence — CR 701.59b, Blight — CR 701.68b): yes is
+offered only then."""
+
+
 def mill(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     from ..actions.mill import mill as mill_action
     words = text(node)
@@ -587,6 +819,99 @@ def scry(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     """Scry — CR 701.22a, by the action's module."""
     from ..actions.scry import scry as scry_action
     scry_action(state, ctx.controller, _amount(node, ctx), choose=choose)
+
+
+def proliferate(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Proliferate — CR 701.34a, by the action's module."""
+    from ..actions.proliferate import proliferate as proliferate_action
+    proliferate_action(state, ctx.controller, choose=choose)
+
+
+def _lki_ref(state: GameState, card: int) -> ObjectRef:
+    """The object ``card`` is, or was last on the battlefield (for "it connives" after it left: 701.50b)."""
+    if state.zone_of(card) is not state.battlefield and card in state.last_known:
+        return ObjectRef(card, state.last_known[card].incarnation)
+    return state.ref(card)
+
+
+def connive(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Connive — CR 701.50a (701.50d with a number), by the action's module."""
+    from ..actions.connive import connive as connive_action
+    target = _object_child(node)
+    cards = objects(state, ctx, target) if target is not None else [ctx.source]
+    if not cards:
+        return
+    n = _amount(node, ctx) if _child(node, "number") is not None else 1
+    refs = [_lki_ref(state, c) for c in cards]
+    connive_action(state, refs if len(refs) > 1 else refs[0], n, choose=choose)
+
+
+def amass(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Amass — CR 701.47a, by the action's module; "the Army you amassed" is then "it" (701.47c)."""
+    from ..actions.amass import amass as amass_action
+    subtype = next((str(t) for t in node.children if isinstance(t, Token) and t.type == "AMASS_TYPE"), None)
+    army = amass_action(state, ctx.controller, subtype, _amount(node, ctx), choose=choose)
+    if army is not None:
+        ctx.it = army
+
+
+def adapt(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Adapt — CR 701.46a: this permanent adapts."""
+    from ..actions.adapt import adapt as adapt_action
+    adapt_action(state, ctx.source, _amount(node, ctx))
+
+
+def monstrosity(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Monstrosity — CR 701.37a: this permanent's monstrosity N (X as the ability was activated, 701.37c)."""
+    from ..actions.monstrosity import monstrosity as monstrosity_action
+    x = "X" in [str(t) for t in node.children if isinstance(t, Token)]
+    monstrosity_action(state, ctx.source, ctx.x if x else _amount(node, ctx))
+
+
+def bolster(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Bolster — CR 701.39a, by the action's module."""
+    from ..actions.bolster import bolster as bolster_action
+    bolster_action(state, ctx.controller, _amount(node, ctx), choose=choose)
+
+
+def support(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Support — CR 701.41a: a +1/+1 counter on each target chosen for this "support N"."""
+    from ..actions.support import support as support_action
+    chosen = [t for i, t in enumerate(ctx.targets) if i < len(ctx.specs) and ctx.specs[i] is node
+              and isinstance(t, ObjectRef)]
+    support_action(state, ctx.controller, ctx.source, chosen, _amount(node, ctx))
+
+
+def populate(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Populate — CR 701.36a, by the action's module."""
+    from ..actions.populate import populate as populate_action
+    token = populate_action(state, ctx.controller, choose=choose)
+    if token is not None:
+        ctx.it = token
+
+
+def detain(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Detain — CR 701.35a: until this ability's controller's next turn."""
+    from ..actions.detain import detain as detain_action
+    detain_action(state, ctx.controller, objects(state, ctx, _object_child(node)))
+
+
+def fateseal(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Fateseal — CR 701.29a, by the action's module."""
+    from ..actions.fateseal import fateseal as fateseal_action
+    fateseal_action(state, ctx.controller, _amount(node, ctx), choose=choose)
+
+
+def clash(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Clash — CR 701.30b: "clash with an opponent"; whether you won is kept for a following "if you win"."""
+    from ..actions.clash import clash as clash_action
+    ctx.memory["won clash"] = ctx.controller in clash_action(state, ctx.controller, choose=choose)
+
+
+def learn(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Learn — CR 701.48a, by the action's module."""
+    from ..actions.learn import learn as learn_action
+    learn_action(state, ctx.controller, choose=choose)
 
 
 def surveil(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -757,7 +1082,7 @@ def return_to_battlefield(state: GameState, ctx: Context, node: Node, choose: Ch
                        citation=Citation("Zones", "400.4a"))
             continue
         enter_battlefield(state, card, ctx.controller if "under your control" in text(node) else state.cards[card].owner,
-                          tapped="tapped" in text(node).split()[-1:], choose=choose)
+                          tapped=any(isinstance(t, Token) and t.type == "TAPPED" for t in node.children), choose=choose)
 
 
 def return_to_hand(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -779,6 +1104,9 @@ def may(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     if inner.data == "extra_land":          # a permission, not a choice made now
         extra_land(state, ctx, inner, choose)
         return
+    if inner.data in MAY_ACTIONS:
+        MAY_ACTIONS[str(inner.data)](state, ctx, inner, choose)
+        return
     answer = decide(state, Decision.of(ctx.controller, f"{ctx.name}: {text(inner)}?", None,
                                        [Option("yes", True), Option("no", False)]), choose)
     if answer.value:
@@ -794,4 +1122,11 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "add_mana": add_mana, "look_top": look_top, "put_rest": put_rest, "shuffle": shuffle,
     "return_to_battlefield": return_to_battlefield, "return_to_hand": return_to_hand, "may": may,
     "put_this_way": put_this_way, "extra_land": extra_land, "reveal_from_among": reveal_from_among,
+    "incubate": incubate, "transform": transform, "suspect": suspect, "forage": forage, "endure": endure,
+    "collect_evidence": collect_evidence, "ring_tempts": ring_tempts, "time_travel": time_travel, "blight": blight,
+    "recruit": recruit, "earthbend": earthbend, "airbend": airbend, "harness": harness, "conditional": conditional,
+    "otherwise": otherwise, "search_instead": search_instead,
+    "proliferate": proliferate, "connive": connive, "amass": amass, "adapt": adapt, "monstrosity": monstrosity,
+    "bolster": bolster, "support": support, "populate": populate, "detain": detain, "fateseal": fateseal,
+    "clash": clash, "learn": learn,
 }

@@ -27,6 +27,7 @@ gets +2/+2.") are effects with the timestamp of their permanent (613.7a).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -158,6 +159,9 @@ def characteristics(state: GameState, card_id: int, *, statics: bool = True) -> 
         if e.layer == "4":
             types |= e.types
     subtypes = () if face_down else oracle.subtypes
+    for e in effects:
+        if e.layer == "4" and e.subtypes:
+            subtypes += tuple(t for t in e.subtypes if t not in subtypes)
     # Layer 5: colour.
     colors = frozenset() if face_down else oracle.colors
     for e in effects:
@@ -275,6 +279,11 @@ def matches(state: GameState, controller: str, node: Node, card_id: int, source:
     if with_text:
         if "flying" in with_text and "Flying" not in characteristics(state, card_id, statics=False).keywords:
             return False
+        value = re.search(r"mana value (\d+) or (less|greater)", with_text)
+        if value:                                                       # "with mana value 4 or less"
+            limit, mv = int(value.group(1)), card.mana_value
+            if (mv > limit) if value.group(2) == "less" else (mv < limit):
+                return False
     controller_of = card.controller or card.owner
     if owner == "you_control" and not (on_battlefield and controller_of == controller):
         return False

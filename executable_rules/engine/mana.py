@@ -80,8 +80,9 @@ def mana_sources(state: GameState, player: str) -> list[tuple[int, list[tuple[st
     """Untapped permanents ``player`` controls that tap for mana, with what each can make."""
     from .layers import characteristics
     found = []
+    from ..actions.detain import is_detained
     for card in state.permanents(player):
-        if card.tapped:
+        if card.tapped or is_detained(state, card.id):     # a detained permanent's mana abilities too (Detain — CR 701.35a)
             continue
         made = tap_mana_abilities(state, card.id)
         # A creature's {T} ability can't be activated the turn it came under its controller's control

@@ -78,6 +78,12 @@ def condition_holds(state: GameState, controller: str, condition: str, card: int
                    for e in state.events[state.turn_started:])
     if condition in ("it was kicked", "~ was kicked") and card is not None:           # Kicker — CR 702.33d
         return (card, state.incarnation.get(card, 0)) in state.kicked
+    if condition == "~ is suspected" and card is not None:                           # Suspect — CR 701.60a
+        from ..actions.suspect import is_suspected
+        return is_suspected(state, card)
+    if condition == "evidence was collected" and card is not None:                   # Collect Evidence — CR 701.59c
+        from ..actions.collect_evidence import evidence_was_collected
+        return evidence_was_collected(state, card)
     if condition == "an opponent searched their library this turn":                 # Archive Trap
         return any(e.kind is EventKind.SEARCH and e.player is not None and e.player != controller
                    and e.source == state.player(e.player).library.label for e in state.events[state.turn_started:])

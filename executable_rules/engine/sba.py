@@ -7,6 +7,7 @@ All applicable actions happen at once, then the check repeats until none applies
 - 704.5d a token in a zone other than the battlefield ceases to exist (Tokens — CR 111.7);
 - 704.5f a creature with toughness 0 or less is put into its owner's graveyard;
 - 704.5g a creature with lethal damage marked on it is destroyed (not if indestructible: Indestructible — CR 702.12b);
+- 704.5h a creature dealt damage by a source with deathtouch since the last check is destroyed (Deathtouch — CR 702.2b);
 - 704.5i a planeswalker with 0 loyalty is put into its owner's graveyard;
 - 704.5j the legend rule: of two or more legendary permanents with the same name, their controller keeps one;
 - 704.5q a permanent with +1/+1 and -1/-1 counters loses N of each.
@@ -68,6 +69,8 @@ def _once(state: GameState, choose: Chooser) -> int:
                 dying.append((permanent.id, "f", f"toughness {ch.toughness}: put into its owner's graveyard"))
             elif permanent.damage >= ch.toughness and "Indestructible" not in ch.keywords:
                 dying.append((permanent.id, "g", f"{permanent.damage} damage marked, toughness {ch.toughness}: destroyed"))
+            elif state.ref(permanent.id) in state.deathtouched and "Indestructible" not in ch.keywords:
+                dying.append((permanent.id, "h", "dealt damage by a source with deathtouch: destroyed"))
         if "Planeswalker" in ch.types and permanent.counters.get("loyalty", 0) <= 0 and "Creature" not in ch.types:
             dying.append((permanent.id, "i", "0 loyalty: put into its owner's graveyard"))
         plus, minus = permanent.counters.get("+1/+1", 0), permanent.counters.get("-1/-1", 0)
@@ -78,6 +81,8 @@ def _once(state: GameState, choose: Chooser) -> int:
             state.emit(EventKind.STATE_BASED, permanent.controller, (permanent.id,),
                        detail=f"{n} +1/+1 and {n} -1/-1 counters removed", citation=_cite("q"))
             done += 1
+    if state.deathtouched:      # "since the last time state-based actions were checked" (704.5h)
+        state.set(state, "deathtouched", frozenset())
     by_name: dict[tuple[str, str], list[int]] = {}
     for permanent in state.permanents():
         ch = characteristics(state, permanent.id)

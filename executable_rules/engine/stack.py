@@ -67,12 +67,14 @@ def kicker_cost(face: Face) -> ManaCost | None:
 
 
 def cast_spell(state: GameState, player: str, card: int, *, face: str | None = None, x: int = 0,
-               without_paying: bool = False, alternative: bool = False, choose: Chooser = first_legal) -> Spell:
+               without_paying: bool = False, alternative: bool = False,
+               pay_instead: tuple[ManaCost, str] | None = None, choose: Chooser = first_legal) -> Spell:
     """``player`` casts ``card``, paying its costs; return the spell on the stack.
 
     ``alternative`` pays the face's alternative cost instead of its mana cost (Casting Spells — CR 601.2b,
     601.2f), when its condition holds; the spell's mana cost and mana value don't change
-    (Mana Cost and Color — CR 202.3)."""
+    (Mana Cost and Color — CR 202.3). ``pay_instead`` is (cost, why) for a cost an effect lets the player pay
+    rather than the mana cost, such as airbend's {2} (Airbend — CR 701.65a)."""
     from ..actions.cast import spell_faces
     c = state.cards[card]
     faces = spell_faces(c.oracle)
@@ -108,6 +110,9 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
                                                [Option(f"pay kicker {kicker}", True), Option("don't pay kicker", False)]),
                             choose)
             kicked = bool(answer.value)
+        from ..actions.collect_evidence import EVIDENCE, evidence_cost, may_collect_evidence
+        evidence = evidence_cost(chosen)
+        collected = evidence is not None and may_collect_evidence(state, player, evidence, choose=choose) is not None
         cost = chosen.mana_cost
         if alternative:
             found = alternative_cost(state, player, chosen)
@@ -118,16 +123,22 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
             if not condition_holds(state, player, condition):
                 raise IllegalChoice(f"cast {chosen.name} for {cost}", f"its condition is false: {condition}",
                                     Citation("Casting Spells", "601.2b"))
+        if pay_instead is not None:
+            cost = pay_instead[0]
         if kicked and kicker is not None:
             cost = kicker if cost is None or without_paying else cost + kicker        # 601.2f: the total cost
         if (not without_paying or kicked) and cost is not None:                        # 601.2f–h
             paid = tuple(pay_mana(state, player, cost, choose, chosen.name, x))
+        if collected:                                                                 # Collect Evidence — CR 701.59c
+            paid += (f"{EVIDENCE} {evidence}",)
         spell = Spell(card, player, chosen, x, without_paying, kicked, tuple(targets), paid)
         state.set_item(state.spells, card, spell)
         note = "without paying its mana cost" if without_paying else (f"paid by tapping {', '.join(paid)}" if paid
                                                                        else "no mana to pay")
         if alternative:
             note += f"; its alternative cost {cost} paid instead of its mana cost {chosen.mana_cost}"
+        if pay_instead is not None:
+            note += f"; {pay_instead[1]}"
         state.emit(EventKind.CAST, player, (card,), names=(chosen.name,), source=source, destination="stack",
                    detail=note + (f"; X is {x}" if chosen.mana_cost and chosen.mana_cost.has_x else ""),
                    citation=Citation("Casting Spells", "601.2"))
@@ -151,8 +162,9 @@ def resolve_top(state: GameState, choose: Chooser = first_legal) -> None:
         bodies = spell_body(spell.face)
         specs = [s for body in bodies for s in target_specs(body)]
         targets = list(spell.targets)
-        if specs and targets and not any(t is not None and still_legal(state, spell.controller, s, t, top)
-                                         for s, t in zip(specs, targets)):
+        # 608.2b applies to a spell with targets: one whose "up to" targets were all left unchosen still resolves.
+        if specs and any(t is not None for t in targets) and not any(
+                t is not None and still_legal(state, spell.controller, s, t, top) for s, t in zip(specs, targets)):
             state.delete_item(state.spells, top)
             state.emit(EventKind.NOT_RESOLVED, spell.controller, (top,), names=(name,),
                        detail="every target is illegal: it doesn't resolve",
@@ -237,6 +249,10 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
         raise ValueError(f"{c.oracle.name} has no activated ability {which!r}; it has "
                          f"{[a.text for a in activated_abilities(state, card)]}")
     ability = found[0]
+    from ..actions.detain import is_detained
+    if is_detained(state, card):
+        raise IllegalChoice(f"activate {c.oracle.name}'s ability", "it is detained: its activated abilities can't be "
+                            "activated", Citation("Detain", "701.35a"))
     tree = ability.tree
     assert tree is not None
     costs, body = tree.children[0], tree.children[-1]

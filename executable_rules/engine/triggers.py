@@ -31,7 +31,8 @@ from .replacement import condition_holds
 
 _EVENT_VERBS = {"discover": EventKind.DISCOVER, "discovers": EventKind.DISCOVER, "scry": EventKind.SCRY,
                 "scries": EventKind.SCRY, "manifest dread": EventKind.MANIFEST_DREAD,
-                "manifests dread": EventKind.MANIFEST_DREAD, "explore": EventKind.EXPLORE}
+                "manifests dread": EventKind.MANIFEST_DREAD, "explore": EventKind.EXPLORE,
+                "collect evidence": EventKind.COLLECT_EVIDENCE, "collects evidence": EventKind.COLLECT_EVIDENCE}
 
 
 def _event_node(ability: Ability) -> Tree[Token] | None:
@@ -97,10 +98,16 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
         return died and source.id in event.cards and _was(state, source.id, "Creature")
     if kind == "dies":
         desc = _desc(node)
+        if desc is not None and any(isinstance(c, Token) and c.type == "SELF" for c in desc.children):
+            # "When ~ dies" read as an object description that is the card itself: it is self_dies.
+            return died and source.id in event.cards and _was(state, source.id, "Creature")
         return died and desc is not None and any(
             _was(state, c, "Creature") and c != source.id
             and ("you control" not in text(desc) or state.last_known.get(c) and state.last_known[c].controller == controller)
             for c in event.cards)
+    if kind == "becomes_monstrous":                                     # Monstrosity — CR 701.37a
+        return (event.kind is EventKind.EFFECT and source.id in event.cards
+                and event.detail.startswith("becomes monstrous"))
     if kind == "explores":
         if event.kind is not EventKind.EXPLORE or event.player != controller or not event.cards:
             return False
@@ -152,10 +159,33 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
     if kind == "sacrifice_event":
         return (died and "sacrificed" in event.detail and any(_was(state, c, "Creature") for c in event.cards)
                 and _player_matches(_player_ref(node), event.player, controller))
+    if kind == "deals_combat_damage":
+        return _deals_combat_damage_to_player(state, source, node, event, controller)
     if kind == "gains_life":
         return event.kind is EventKind.LIFE and event.amount > 0 and _player_matches(
             _player_ref(node), event.player, controller)
     return False
+
+
+def _deals_combat_damage_to_player(state: GameState, source: Card, node: Tree[Token], event: Event,
+                                   controller: str) -> bool:
+    """"Whenever ~ deals combat damage to a player (an opponent)": a combat damage event to a player names its
+    source (Combat Damage Step — CR 510.3a). Damage to creatures, and noncombat "deals damage", aren't read yet."""
+    words = text(node)
+    if event.kind is not EventKind.DAMAGE or "combat damage" not in event.detail or "combat" not in words.split():
+        return False
+    if event.destination not in [p.name for p in state.players] or not event.cards:
+        return False
+    recipient = next((text(c) for c in node.children if isinstance(c, Tree) and c.data == "damage_recipient"), "")
+    if "player" not in recipient and "opponent" not in recipient:
+        return False
+    if "opponent" in recipient and event.destination == controller:
+        return False
+    if any(isinstance(c, Token) and c.type == "SELF" for c in node.children):
+        return source.id in event.cards
+    desc = _desc(node)
+    return desc is not None and any(c in state.cards and matches(state, controller, desc, c, source.id)
+                                    for c in event.cards)
 
 
 def _spell_matches(state: GameState, node: Tree[Token], card: int) -> bool:
@@ -231,6 +261,11 @@ def _last_ref(state: GameState, card: int) -> ObjectRef:
 
 def ability_of(state: GameState, ability: TriggeredAbility) -> Ability:
     """The parsed line of the source's Oracle text this triggered or activated ability is."""
+    if ability.line < 0:
+        # A delayed triggered ability (603.7), such as earthbend's: no line of the card; its effect is read from
+        # its own text, as a "when ~ dies" ability of its source (whose "it" is that card).
+        from ..oracle import parse_card
+        return parse_card(ability.source_name, f"When ~ dies, {ability.ability.split(', ', 1)[1]}").abilities[0]
     card = state.cards[ability.source.card]
     return next(a for a in card.oracle.parsed.abilities if a.line == ability.line)
 

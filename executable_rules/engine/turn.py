@@ -10,7 +10,10 @@ turn, doing each step's turn-based actions on the way: the active player untaps 
 (Untap Step — CR 502.3), draws a card (Draw Step — CR 504.1; the player who plays first skips the draw of
 their first turn, Starting the Game — CR 103.8a), "at the beginning of"
 abilities trigger, and in the cleanup step damage is removed and "until end of turn" effects end
-(Cleanup Step — CR 514.2). No creature attacks: combat steps pass with no attackers.
+(Cleanup Step — CR 514.2). Combat is :mod:`~executable_rules.engine.combat`: creatures attack only when declared
+(the scenario step ``attack``); with no attackers the declare blockers and combat damage steps are skipped
+(Declare Attackers Step — CR 508.8); with attackers, passing through them declares no blockers and deals combat
+damage.
 """
 
 from __future__ import annotations
@@ -58,10 +61,16 @@ def resolve_stack(state: GameState, choose: Chooser = first_legal) -> None:
 
 
 def _begin_step(state: GameState, step: str, choose: Chooser) -> None:
+    from .combat import turn_based_actions      # combat imports this module
+    if turn_based_actions(state, step, choose):
+        return
     state.set(state, "step", step)
     active = state.active
     if step == "untap":
+        from ..actions.exert import untap_step as stays_exerted
         for card in state.permanents(active):
+            if stays_exerted(state, card.id):          # Exert — CR 701.43a: it doesn't untap this once
+                continue
             if card.tapped and not any(a.static == "doesnt_untap" for a in card.oracle.parsed.abilities
                                        if not card.face_down):
                 state.set(card, "tapped", False)
@@ -96,6 +105,8 @@ def next_turn(state: GameState) -> None:
     state.set(state, "turn", state.turn + 1)
     state.set(state, "turn_started", len(state.events))
     state.clear_once_each_turn()
+    from ..actions.detain import end_detentions
+    end_detentions(state, following)                  # Detain — CR 701.35a: until that player's next turn
     for p in state.players:
         if p.lands_played or p.land_plays != 1:
             state.set(p, "lands_played", 0)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
@@ -139,8 +140,17 @@ STARTS = ["start", "keyword_line", "triggered", "activated", "static_line", "spe
           "flip_word"]
 
 
-@functools.lru_cache(maxsize=1)
+_PARSER_LOCK = threading.Lock()
+
+
 def _parser() -> Lark:
+    # Built once, by one thread: building takes seconds, and servers parse from several threads.
+    with _PARSER_LOCK:
+        return _build_parser()
+
+
+@functools.lru_cache(maxsize=1)
+def _build_parser() -> Lark:
     grammar = GRAMMAR.read_text(encoding="utf-8").replace("KEYWORDS", keyword_pattern()[4:-1])
     return Lark(grammar, parser="earley", lexer="dynamic", ambiguity="resolve", keep_all_tokens=True, start=STARTS)
 
@@ -188,12 +198,16 @@ _EFFECTS = {
     "surveil", "counter_spell", "tap", "untap", "sacrifice", "discard", "add_mana", "look_top", "shuffle",
     "gain_keyword", "regenerate", "return_to_battlefield", "return_to_hand", "put_rest", "reveal_top", "transform",
     "fight", "goad", "investigate", "proliferate", "connive", "amass", "adapt", "put_onto_battlefield",
+    "fateseal", "clash", "detain", "populate", "monstrosity", "bolster", "support", "learn",
     "prevent_damage", "gain_control", "copy_spell", "choose_mode", "put_this_way", "extra_land", "reveal_from_among", "may", "conditional", "otherwise", "for_each",
+    "incubate", "suspect", "forage", "endure", "collect_evidence", "ring_tempts", "time_travel", "blight", "recruit",
+    "earthbend", "airbend", "harness", "search_instead",
 }
 _TRIGGERS = {
     "self_enters", "enters", "dies", "self_dies", "attacks", "self_attacks", "cast", "explores", "keyword_event",
     "cards_to_graveyard", "beginning", "deals_combat_damage", "turned_face_up", "self_leaves", "searches",
     "shuffles", "draws", "gains_life", "becomes_target", "blocks", "self_blocks", "sacrifice_event",
+    "becomes_monstrous",
 }
 
 

@@ -115,6 +115,8 @@ def cards_command(keyword, set_id, type_word, limit, unparsed, sample, workers, 
             raise click.UsageError("--unparsed takes --keyword, --sample and --limit, not --set or --type")
         _unparsed(keyword, limit or 30, sample, workers, as_json, corpus, db)
         return
+    if corpus or sample or workers:
+        raise click.UsageError("--corpus, --sample and --workers go with --unparsed (the listing reads the database)")
     database = open_database(db)
     where, params = [], []
     if keyword:

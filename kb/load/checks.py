@@ -269,7 +269,7 @@ def load_checks(ctx: BuildContext) -> None:
                                             "similarity": releases.similarity(key, sub_number, newest_sub)})
         check_rows.append({
             "keyword": module.KEYWORD, "kind": module.KIND, "module": module.__name__,
-            "function": module_name(module), "summary": module.SUMMARY, "name_ja": module.JAPANESE[0],
+            "function": module_name(module), "summary": module.SUMMARY, "name_ja": module.JAPANESE[0] if module.JAPANESE else None,
             "names_ja": json.dumps(list(module.JAPANESE), ensure_ascii=False),
             "subrules": json.dumps(list(module.SUBRULES)), "newest_release": releases.newest,
             "newest_number": newest, "scenarios": 0, "passed": 0,

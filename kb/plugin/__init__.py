@@ -106,6 +106,7 @@ def startup(datasette):
         # past their time limit; Kiwi's model (5 s) in the background, as only a query in
         # Hangul needs it. Then the card pool and scenarios (from the database), before the first run is asked for.
         await loop.run_in_executor(None, warm_segmenters, ("kb.japanese", "kb.chinese"))
+        await loop.run_in_executor(None, warm_imports)
         loop.run_in_executor(None, warm_segmenters, ("kb.korean",))
         loop.run_in_executor(None, resolution.warm)
         loop.create_task(card_page.warm(datasette))  # the card names, before the first card page
@@ -114,6 +115,18 @@ def startup(datasette):
 
 
 _WARM_WORDS = {"kb.japanese": "発見", "kb.chinese": "倾探", "kb.korean": "탐색"}
+
+# Modules the pages import when first asked (the engine, the search, the ruling links): imported
+# before the first request, or that request's time limit pays for seconds of imports.
+_WARM_IMPORTS = ("executable_rules.scenarios", "executable_rules.engine.layers", "kb.ruling_links.read",
+                 "kb.search.engine", "kb.rules")
+
+
+def warm_imports(modules: tuple[str, ...] = _WARM_IMPORTS) -> None:
+    import importlib
+
+    for module in modules:
+        importlib.import_module(module)
 
 
 def warm_segmenters(modules: tuple[str, ...] = tuple(_WARM_WORDS)) -> None:

@@ -135,13 +135,16 @@ def find_keyword(conn: sqlite3.Connection, name: str, *, suggest: bool = True) -
     candidates += [r[0] for r in conn.execute(
         "select coalesce(title_en, title) from rules where lang = 'ja' and kind = 'numbered'"
         " and parent in ('701', '702') and title = ? order by release desc limit 1", [wanted])]
-    for candidate in dict.fromkeys(c for c in candidates if c):
-        row = conn.execute(
-            "select title, release, number from rules where lang = 'en' and kind = 'numbered'"
-            " and parent in ('701', '702') and title = ? collate nocase order by release desc limit 1",
-            [candidate]).fetchone()
-        if row:
-            return row[0], row[1], row[2]
+    # The title as written first (the title index answers it: "+kind" keeps the planner off the kind
+    # index, which nearly every rule matches), then in any case (a scan, for names typed in lower case).
+    for collation in ("", " collate nocase"):
+        for candidate in dict.fromkeys(c for c in candidates if c):
+            row = conn.execute(
+                "select title, release, number from rules where lang = 'en' and +kind = 'numbered'"
+                f" and parent in ('701', '702') and title = ?{collation} order by release desc limit 1",
+                [candidate]).fetchone()
+            if row:
+                return row[0], row[1], row[2]
     if not suggest:
         raise KeywordNotFound(f"no keyword {name!r}")
     known = [k["title"] for k in keyword_list(conn)["keywords"]]

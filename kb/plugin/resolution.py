@@ -56,6 +56,7 @@ RUN_SECONDS = 3.0
 # Scenarios are our own files: they may explore more, but not without bound.
 SCENARIO_OUTCOMES = 1000
 SCENARIO_SECONDS = 2.0
+MAX_BOARD_STEPS = 200   # steps of a run the board view can show (each keeps every card's state)
 
 _EXECUTOR = ThreadPoolExecutor(max_workers=4, thread_name_prefix="kb-resolve")
 # Lazy, so that "<id>.json" leaves ".json" to the format.
@@ -68,6 +69,10 @@ class BadParameter(ValueError):
 
 class OverLimit(RuntimeError):
     """A run went over a time or size limit."""
+
+
+class EngineLoading(OverLimit):
+    """A fresh server is still loading the engine (answered 503: try again)."""
 
 
 # ---------------------------------------------------------------- the scenarios and cards, once per process
@@ -219,6 +224,15 @@ def scenario_summary(scenario) -> dict:
     }
 
 
+def with_links(datasette, items: list[dict]) -> list[dict]:
+    """Scenario summaries as the pages list them: the scenario page's URL (the Run button's action too)
+    and a link for each rule number."""
+    from .links import rule_url
+
+    return [{**sc, "page_url": datasette.urls.path(sc["url"]),
+             "rule_links": [(n, rule_url(datasette, n)) for n in sc["rules"]]} for sc in items]
+
+
 def scenarios_for_rules(numbers: list[str]) -> list[dict]:
     """Scenarios of these rules (numbers of the newest CR) or of subrules under them."""
     lib = library()
@@ -277,6 +291,33 @@ def _card_names(state, ids) -> list[dict]:
     return out
 
 
+def _chip(state, c: int) -> dict:
+    """One card as the board shows it: both names, and what a judge looks at on the table."""
+    card = state.cards.get(c)
+    if card is None:
+        return _card_names(state, [c])[0]
+    chip = _card_names(state, [c])[0]
+    chip.update({"face_down": bool(card.face_down), "tapped": card.tapped, "token": bool(card.is_token),
+                 "counters": {k: v for k, v in card.counters.items() if v}, "damage": card.damage})
+    if c in state.battlefield.cards:
+        try:
+            from executable_rules.engine.layers import characteristics
+
+            ch = characteristics(state, c)
+            chip["colors"] = ch.color_names
+            if ch.power is not None and ch.toughness is not None:
+                chip["pt"] = f"{ch.power}/{ch.toughness}"
+        except Exception:  # a board is a view: a card the layers can't read still shows by name
+            pass
+    return chip
+
+
+def board_of(state) -> list[dict]:
+    """Every zone with its cards as chips (libraries top first), in the order of :func:`zones_of`."""
+    return [{"zone": z.label, "kind": z.kind.value, "cards": [_chip(state, c) for c in z.cards]}
+            for z in _zones(state)]
+
+
 def _zones(state) -> list:
     zones = [z for p in state.players for z in (p.library, p.hand, p.graveyard, p.outside)]
     return zones + [state.battlefield, state.stack, state.exile]
@@ -292,15 +333,21 @@ def _snapshot(state) -> tuple:
 
 
 class Watcher:
-    """Wraps ``state.emit`` to keep the zones after each event (keyed by the event object)."""
+    """Wraps ``state.emit`` to keep the zones after each event (keyed by the event object), and the
+    board (every card's state) for up to ``boards`` events: the board view steps through them."""
 
-    def __init__(self, state):
-        self.after: dict[int, tuple[Any, tuple]] = {}
+    def __init__(self, state, boards: int = 0):
+        self.after: dict[int, tuple[Any, tuple, list | None]] = {}
+        self.boards = boards
         original = state.emit
 
         def emit(*args, **kwargs):
             event = original(*args, **kwargs)
-            self.after[id(event)] = (event, _snapshot(state))
+            board = None
+            if self.boards > 0:
+                self.boards -= 1
+                board = board_of(state)
+            self.after[id(event)] = (event, _snapshot(state), board)
             return event
 
         state.emit = emit
@@ -308,6 +355,10 @@ class Watcher:
     def zones_after(self, event) -> tuple | None:
         found = self.after.get(id(event))
         return found[1] if found and found[0] is event else None
+
+    def board_after(self, event) -> list | None:
+        found = self.after.get(id(event))
+        return found[2] if found and found[0] is event else None
 
 
 def describe_steps(state, events, watcher: Watcher | None, before: tuple) -> list[dict]:
@@ -331,7 +382,7 @@ def describe_steps(state, events, watcher: Watcher | None, before: tuple) -> lis
             "n": i, "kind": event.kind.value, "player": event.player, "text": text,
             "names": list(event.names), "detail": event.detail, "choice": event.kind.value == "choice",
             "rule": {"title": citation.keyword, "number": citation.number} if citation else None,
-            "changes": changes,
+            "changes": changes, "board": watcher.board_after(event) if watcher else None,
         })
     return steps
 
@@ -339,26 +390,62 @@ def describe_steps(state, events, watcher: Watcher | None, before: tuple) -> lis
 def outcome_tree(outcomes: list[dict]) -> dict:
     """The outcomes as a tree of choices: each node a choice, each leaf an outcome (by index).
 
+    Two options may read the same ("find Howling Mine" in two libraries): their outcomes end at one
+    node, so a node keeps every outcome that ends there (``outcomes``; ``outcome`` is the first).
+
     >>> tree = outcome_tree([{"choices": ["cast Shock", "target opponent"], "prompts": ["cast?", "target?"]},
     ...                      {"choices": ["put Shock into hand"], "prompts": ["cast?"]}])
     >>> [(c["choice"], c["outcome"], [g["choice"] for g in c["children"]]) for c in tree["children"]]
     [('cast Shock', None, ['target opponent']), ('put Shock into hand', 1, [])]
+    >>> same = outcome_tree([{"choices": ["find Mine"], "prompts": ["?"]}, {"choices": ["find Mine"], "prompts": ["?"]}])
+    >>> [(c["choice"], c["outcomes"]) for c in same["children"]]
+    [('find Mine', [0, 1])]
     """
-    root: dict = {"choice": None, "prompt": None, "children": [], "outcome": None}
+    root: dict = {"choice": None, "prompt": None, "children": [], "outcome": None, "outcomes": []}
     for index, outcome in enumerate(outcomes):
         if not outcome["choices"]:
-            root["children"].append({"choice": "(no choice)", "prompt": None, "children": [], "outcome": index})
+            root["children"].append({"choice": "(no choice)", "prompt": None, "children": [], "outcome": index,
+                                     "outcomes": [index]})
             continue
         node = root
         for depth, label in enumerate(outcome["choices"]):
             prompt = outcome["prompts"][depth] if depth < len(outcome["prompts"]) else None
             child = next((c for c in node["children"] if c["choice"] == label), None)
             if child is None:
-                child = {"choice": label, "prompt": prompt, "children": [], "outcome": None}
+                child = {"choice": label, "prompt": prompt, "children": [], "outcome": None, "outcomes": []}
                 node["children"].append(child)
             node = child
-        node["outcome"] = index
+        if node["outcome"] is None:
+            node["outcome"] = index
+        node["outcomes"].append(index)
     return root
+
+
+def outcome_differences(outcomes: list[dict]) -> list[list[dict]]:
+    """For each outcome, what sets it apart: the zones whose cards are not the same in every outcome
+    (with this outcome's cards there), and how it ended when not every outcome ended alike.
+
+    >>> a = {"termination": "completed", "after": [{"zone": "hand", "cards": [{"name": "Shock"}]},
+    ...                                            {"zone": "library", "cards": [{"name": "Forest"}]}]}
+    >>> b = {"termination": "completed", "after": [{"zone": "hand", "cards": []},
+    ...                                            {"zone": "library", "cards": [{"name": "Forest"}]}]}
+    >>> outcome_differences([a, b])
+    [[{'zone': 'hand', 'cards': ['Shock']}], [{'zone': 'hand', 'cards': []}]]
+    """
+    def zones(o: dict) -> dict[str, list[str]]:
+        return {z["zone"]: [c["name"] for c in z["cards"]] for z in o["after"]}
+
+    tables = [zones(o) for o in outcomes]
+    labels = list(dict.fromkeys(label for t in tables for label in t))
+    differing = [label for label in labels if len({tuple(t.get(label, [])) for t in tables}) > 1]
+    endings = {o["termination"] for o in outcomes}
+    found = []
+    for o, table in zip(outcomes, tables):
+        items = [{"zone": label, "cards": table.get(label, [])} for label in differing]
+        if len(endings) > 1:
+            items.insert(0, {"zone": "ended", "cards": [o["termination"]]})
+        found.append(items)
+    return found
 
 
 def _prompts(events) -> list[str]:
@@ -380,8 +467,10 @@ def run_traced(state, action: Callable[[Any, Any], Any], *, explore: bool, choos
 
     started = time.perf_counter()
     before_snapshot = _snapshot(state)
-    result: dict[str, Any] = {"before": zones_of(state), "explore": explore, "error": None}
-    watcher = Watcher(state)
+    result: dict[str, Any] = {"before": zones_of(state), "before_board": board_of(state), "explore": explore,
+                              "error": None}
+    # Boards for the steps a page shows: the run's, or the first outcome's when exploring.
+    watcher = Watcher(state, boards=MAX_BOARD_STEPS)
     if not explore:
         error = None
         try:
@@ -413,11 +502,38 @@ def run_traced(state, action: Callable[[Any, Any], Any], *, explore: bool, choos
             })
         result["steps"] = outcomes[0]["steps"] if outcomes else []
         result["after"] = outcomes[0]["after"] if outcomes else result["before"]
+        for o, differs in zip(outcomes, outcome_differences(outcomes)):
+            o["differs"] = differs
         result["outcomes"] = outcomes
         result["tree"] = outcome_tree(outcomes)
         result["by_first_choice"] = dict(exploration.by_first_choice)
+    for other in result.get("outcomes", [])[1:]:
+        for step in other["steps"]:
+            step.pop("board", None)
+    result["board"] = board_frames(result.pop("before_board"), result["steps"])
     result["seconds"] = round(time.perf_counter() - started, 4)
     return result
+
+
+def board_frames(before: list[dict], steps: list[dict]) -> dict:
+    """The board view of a run: a frame before the first step and after each step that kept its board,
+    with the zones that hold a card in any frame as the columns (the same columns in every frame).
+
+    >>> zone = lambda name, *cards: {"zone": name, "kind": "hand", "cards": [{"name": c} for c in cards]}
+    >>> b = board_frames([zone("hand", "Shock"), zone("exile")],
+    ...                  [{"n": 1, "text": "exile Shock", "rule": None, "board": [zone("hand"), zone("exile", "Shock")]}])
+    >>> b["columns"], [f["zones"]["exile"] for f in b["frames"]]
+    (['hand', 'exile'], [[], [{'name': 'Shock'}]])
+    """
+    frames = [{"n": 0, "text": "before the first step", "rule": None, "player": None,
+               "zones": {z["zone"]: z["cards"] for z in before}}]
+    for step in steps:
+        board = step.pop("board", None)
+        if board is not None:
+            frames.append({"n": step["n"], "text": step["text"], "rule": step["rule"], "player": step.get("player"),
+                           "zones": {z["zone"]: z["cards"] for z in board}})
+    columns = [z["zone"] for z in before if any(f["zones"].get(z["zone"]) for f in frames)]
+    return {"columns": columns, "frames": frames, "total_steps": len(steps)}
 
 
 # ---------------------------------------------------------------- scenarios
@@ -454,6 +570,9 @@ def resolve_scenario(scenario_id: str) -> dict:
 
 async def _in_thread(fn: Callable[[], Any]) -> Any:
     loop = asyncio.get_running_loop()
+    # The engine loading (a fresh server) is waited for outside the run's time limit.
+    if not await loop.run_in_executor(None, wait_until_warm):
+        raise EngineLoading("the executable rules are still loading; try again in a moment")
     try:
         return await asyncio.wait_for(loop.run_in_executor(_EXECUTOR, fn), timeout=RUN_SECONDS)
     except TimeoutError:
@@ -490,18 +609,48 @@ async def scenario_view(datasette, request):
     try:
         data = await _in_thread(lambda: resolve_scenario(scenario_id))
     except OverLimit as e:
-        return await _error(datasette, request, as_json, 422, str(e), "Scenario")
+        return await _error(datasette, request, as_json, 503 if isinstance(e, EngineLoading) else 422, str(e),
+                            "Scenario")
     if as_json:
         return Response.json(data)
     row_url = None
+    translations: list[dict] = []
     try:
         db = datasette.get_database()
         if await db.table_exists("scenarios"):  # the build's row: its result when the database was built
             row_url = datasette.urls.row(db.name, "scenarios", scenario_id)
+        translations = await example_translations(db, data.get("source") or {})
     except KeyError:
         pass
     return Response.html(await datasette.render_template(
-        "kb_scenario.html", {"r": data, "tree_limit": MAX_OUTCOMES, "row_url": row_url}, request=request))
+        "kb_scenario.html", {"r": data, "tree_limit": MAX_OUTCOMES, "row_url": row_url,
+                             "translations": translations}, request=request))
+
+
+LANGUAGE_NAMES = {"ja": "日本語", "zh": "简体中文", "ko": "한국어"}
+
+
+async def example_translations(db, source: dict) -> list[dict]:
+    """The CR example a scenario runs, in every other language the database has it in (the newest
+    release of each), found through the rule alignment (the translation's number for the English one)."""
+    if source.get("kind") != "cr-example" or not await db.table_exists("rule_alignment"):
+        return []
+    rule, seq = str(source.get("rule", "")), source.get("seq")
+    if not re.fullmatch(r"\d{3}\.\d+[a-z]?", rule) or not isinstance(seq, int):
+        return []
+    # A translation of the newest English release is numbered as it is; an older one, through the alignment.
+    rows = await db.execute(
+        "select lang, release, rule_number, text, 0 as via from examples where lang != 'en' and rule_number = ?"
+        " and seq = ? and release = (select max(release) from releases where lang = 'en')"
+        " union all "
+        "select e.lang, e.release, e.rule_number, e.text, 1 from rule_alignment a join examples e"
+        " on e.release = a.release and e.lang = a.lang and e.rule_number = a.number"
+        " where a.number_en = ? and e.seq = ? and a.lang != 'en' order by 1, 5, 2 desc", [rule, seq, rule, seq])
+    found: dict[str, dict] = {}
+    for r in rows:
+        found.setdefault(r["lang"], {"lang": r["lang"], "language": LANGUAGE_NAMES.get(r["lang"], r["lang"]),
+                                     "release": r["release"], "number": r["rule_number"], "text": r["text"]})
+    return list(found.values())
 
 
 async def scenarios_view(datasette, request):
@@ -527,7 +676,7 @@ async def scenarios_view(datasette, request):
     if as_json:
         return Response.json({"ok": True, "scenarios": items})
     groups: dict[str, list[dict]] = {}
-    for item in items:
+    for item in with_links(datasette, items):
         groups.setdefault(item["keyword"], []).append(item)
     return Response.html(await datasette.render_template(
         "kb_scenarios.html", {"groups": groups, "keyword": keyword, "forms": sorted(FORMS)}, request=request))
@@ -699,7 +848,7 @@ async def run_view(datasette, request):
     except BadParameter as e:
         status, context["error"] = 400, str(e)
     except OverLimit as e:
-        status, context["error"] = 422, str(e)
+        status, context["error"] = 503 if isinstance(e, EngineLoading) else 422, str(e)
     if as_json:
         if status != 200:
             return Response.json({"ok": False, "error": context["error"]}, status=status)
@@ -707,11 +856,38 @@ async def run_view(datasette, request):
     return Response.html(await datasette.render_template("kb_run.html", context, request=request), status=status)
 
 
+_warmed = threading.Event()
+WARM_SECONDS = 120.0   # how long a run waits for the engine to load before answering 503
+
+
 def warm(datasette: Any = None) -> None:
-    """Load the card pool and scenarios now (the ``startup`` hook calls this in a thread)."""
+    """Load the card pool and scenarios, then read every card's Oracle text (the ``startup`` hook calls
+    this in a thread): the grammar takes seconds to build and each card's lines a moment to parse, which
+    must not count against a run's time limit."""
     if datasette is not None:
         configure(datasette)
-    library()
+    _warming_started.set()
+    try:
+        lib = library()
+        if lib.pool is not None:
+            for card in list(lib.pool.cards.values()):
+                try:
+                    card.parsed
+                except Exception:  # a line the engine can't read is reported by the run that meets it
+                    pass
+    finally:
+        _warmed.set()
+
+
+def wait_until_warm(timeout: float = WARM_SECONDS) -> bool:
+    """Whether the engine finished loading (waiting up to ``timeout``); without a warm-up (a library
+    used outside ``kb serve``) the first run loads what it needs itself."""
+    if _warming_started.is_set():
+        return _warmed.wait(timeout)
+    return True
+
+
+_warming_started = threading.Event()
 
 
 FORM_CARDS = tuple(dict.fromkeys(DiscoverForm.example["library"].split("\n") + DiscoverForm.example["opponent"].split("\n")))

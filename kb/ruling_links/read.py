@@ -59,16 +59,29 @@ def rulings_of_rules(conn, lang: str, release: str, numbers: list[str], *, limit
         specs.append(("card", "card_ruling_rules", "card_ruling_id",
                       "select c.id, c.text, c.card, c.date, c.sources, c.line, null, 0, 1, c.card_id"
                       " from card_rulings c where c.id = ?"))
+    # A whole section (702) links tens of thousands of rulings: count them and read the links of only
+    # the first ``limit`` (wiki rulings first, then card rulings, each by id) in SQL.
+    total = 0
+    room = limit
     for kind, table, column, _ in specs:
+        where = f"from [{table}] where lineage_id in ({lid_marks})"
+        total += conn.execute(f"select count(distinct {column}) {where}", list(lineages)).fetchone()[0]
+        if room <= 0:
+            continue
+        ids = [r[0] for r in conn.execute(f"select distinct {column} {where} order by {column} limit ?",
+                                          [*lineages, room])]
+        room -= len(ids)
+        if not ids:
+            continue
+        id_marks = ",".join("?" for _ in ids)
         for ruling_id, lid, role, link_release, link_lang, number, how, score in conn.execute(
-                f"select {column}, lineage_id, role, release, lang, number, how, score from [{table}]"
-                f" where lineage_id in ({lid_marks}) order by {column}", list(lineages)):
+                f"select {column}, lineage_id, role, release, lang, number, how, score {where}"
+                f" and {column} in ({id_marks}) order by {column}, id", [*lineages, *ids]):
             item = found.setdefault((kind, ruling_id), {"kind": kind, "id": ruling_id, "links": {}})
             link = item["links"].setdefault(lid, {"number": lineages[lid], "how": how, "score": score,
                                                   "written": None})
             if role == "written":
                 link["written"] = {"release": link_release, "lang": link_lang, "number": number}
-    total = len(found)
     keys = sorted(found, key=lambda k: (k[0] != "wiki", k[1]))[:limit]
     out = []
     for kind, ruling_id in keys:

@@ -44,12 +44,63 @@
         if (found) {
           found.removeAttribute("id");
           target.appendChild(document.importNode(found, true));
+          startBoards(target);
         } else {
           target.textContent = "The run failed (HTTP " + answer[0] + ").";
         }
       })
       .catch(function (error) { target.textContent = "The run failed: " + error; })
       .then(function () { if (button) { button.disabled = false; } });
+  }
+
+  // The board view: one frame per step, previous/next by button or by keyboard (← → Home End).
+  function showFrame(board, where) {
+    var frames = board.querySelectorAll(".kb-board-frame");
+    if (!frames.length) return;
+    var at = 0;
+    frames.forEach(function (f, i) { if (!f.hidden) { at = i; } });
+    var last = frames.length - 1;
+    var next = { first: 0, prev: Math.max(0, at - 1), next: Math.min(last, at + 1), last: last }[where];
+    if (next === undefined) return;
+    frames.forEach(function (f, i) { f.hidden = i !== next; });
+    var label = board.querySelector("[data-kb-board-at]");
+    if (label) { label.textContent = String(next); }
+  }
+
+  function boardButton(event) {
+    var button = event.target.closest && event.target.closest("[data-kb-board-go]");
+    if (!button) return;
+    var board = button.closest("[data-kb-board]");
+    if (board) { showFrame(board, button.getAttribute("data-kb-board-go")); }
+  }
+
+  function boardKey(event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    var target = event.target;
+    if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+    var where = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[event.key];
+    if (!where) return;
+    // The board that has the focus, or else the page's only board.
+    var board = target && target.closest ? target.closest("[data-kb-board]") : null;
+    if (!board) {
+      var boards = document.querySelectorAll("[data-kb-board]");
+      if (boards.length !== 1) return;
+      board = boards[0];
+    }
+    event.preventDefault();
+    showFrame(board, where);
+  }
+
+  // A board starts at its last frame (the result, also without script); with script, at the first.
+  function startBoards(root) {
+    root.querySelectorAll("[data-kb-board]").forEach(function (board) { showFrame(board, "first"); });
+  }
+  document.addEventListener("click", boardButton);
+  document.addEventListener("keydown", boardKey);
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { startBoards(document); });
+  } else {
+    startBoards(document);
   }
 
   // Datasette closes every open <details> on a click outside it (for its menus); outcomes stay open.
