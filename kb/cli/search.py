@@ -39,8 +39,10 @@ def search_command(query, section, release, lang, limit, lexical_only, kinds, sh
     for hexproof and stop; 「呪禁は何を防ぐ？」 for 呪禁 and 防ぐ), rule numbers
     in any spelling go straight to the rule (rule 704.5a, ルール510.1c), typos
     are corrected against the rules' own words, and player slang (ETB,
-    bounce, サーチ) finds the rules' terms. Each answer is a numbered rule with
-    its text in both languages.
+    bounce, サーチ) finds the rules' terms. Cards the question names (English,
+    Japanese or Chinese names, "Urborg, Tomb of Yawgmoth", [[Fog]]) are shown
+    first, and the rules their text points to come up. Each answer is a
+    numbered rule with its text in both languages.
 
     Example:
 
@@ -79,9 +81,16 @@ def search_command(query, section, release, lang, limit, lexical_only, kinds, sh
         return
     for note in result.notes:
         click.echo(note, err=True)
-    if not result.groups:
-        sys.exit(1)
     width = 100
+    for card in result.cards:
+        names = " / ".join(n for n in (card["name"], card["name_ja"], card["name_zh"]) if n)
+        typed = f"   (for “{card['typed']}”)" if card["how"] in ("typo", "partial") else ""
+        click.secho(f"card  {names}  {card['mana_cost'] or ''}".rstrip() + typed, bold=True)
+        click.echo("      " + _cut(f"{card['type_line'] or ''}" + (f" {card['pt']}" if card["pt"] else ""), width - 6))
+        for line in (card["text"] or "").splitlines():
+            click.echo("      " + _cut(line, width - 6))
+    if not result.groups and not result.cards:
+        sys.exit(1)
     for group in result.groups:
         titles = " / ".join(dict.fromkeys(t for t in [
             group.en.title if group.en else None, group.ja.title if group.ja else None] if t))

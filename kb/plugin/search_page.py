@@ -8,7 +8,8 @@ text in both languages (``groups``; ``hits`` has one flat line per group);
 wiki rulings, cards and card rulings (which the build puts in the same index,
 see :mod:`kb.load.search_extra`) come beside them as ``others``, each with the
 ``url`` of its row, so that a common word's card rulings don't push the rule
-itself down the list. ``notes`` says what the user should know: a correction
+itself down the list. The cards the query names (:mod:`kb.search.cards`) come
+first, as ``cards``, each with the ``url`` of its card page. ``notes`` says what the user should know: a correction
 ("showing results for …"), words not searched for, dense search not ready.
 A search past its time limit is a 400 with a sentence, never a 500.
 """
@@ -104,26 +105,34 @@ async def search_view(datasette, request):
                         section=params["section"], limit=params["limit"])
         return result, keyword
 
+    if params["q"]:
+        # What every search reads once per process (the card name index takes seconds to build),
+        # outside the search's time limit.
+        from kb.search.engine import prepare
+
+        await db.execute_fn(prepare)
     try:
         result, keyword = await execute_bounded(db, run, what="this search")
     except (UnknownRelease, SearchError) as e:
         return await error(str(e), params)
     others = []
+    cards = [] if result is None else [{**c, "url": datasette.urls.path(c["link"])} for c in result.cards]
     if result is not None:
         for h in result.others:
             others.append({**h, "url": datasette.urls.path(f"/{db.name}/{h['link']}") if h.get("link") else None})
     if as_json:
         if result is None:
-            return Response.json({"ok": True, "query": params, "keyword": None, "groups": [], "hits": [],
-                                  "others": [], "notes": []})
+            return Response.json({"ok": True, "query": params, "keyword": None, "cards": [], "groups": [],
+                                  "hits": [], "others": [], "notes": []})
         data = result.as_dict()
         return Response.json({"ok": True, "query": params, "keyword": keyword, "mode": data["mode"],
-                              "shown_as": data["shown_as"], "notes": data["notes"], "groups": data["groups"],
+                              "shown_as": data["shown_as"], "notes": data["notes"], "cards": cards,
+                              "groups": data["groups"],
                               "hits": [_flat_hit(g) for g in result.groups], "others": others,
                               "ms": data["ms"]})
     groups = [] if result is None else [{**g.as_dict(), "snippet_html": _marked(g.snippet)} for g in result.groups]
     return Response.html(await datasette.render_template(
-        "kb_search.html", {"groups": groups, "others": others, "keyword": keyword, "params": params,
+        "kb_search.html", {"groups": groups, "others": others, "keyword": keyword, "params": params, "cards": cards,
                            "notes": result.notes if result else [], "mode": result.mode if result else None,
                            "error": None}, request=request))
 

@@ -7,7 +7,10 @@
 3. for a question (several content words, or words dropped as question forms),
    dense retrieval (:mod:`.dense`) ranks rows by the meaning of the sentence,
    in both languages; the two rankings are fused by reciprocal rank fusion;
-4. rows are grouped by numbered rule (702.11 for 702.11b, its examples and the
+4. the cards the query names (:mod:`.cards`) come first in :attr:`Answer.cards`; their names are
+   not searched for as words, the rules their text points to (:mod:`.card_rules`) are one more
+   ranking, and dense retrieval reads each name followed by the card's Oracle text;
+5. rows are grouped by numbered rule (702.11 for 702.11b, its examples and the
    glossary entries that cite it), one group for a rule in both languages
    (matched through the rule lineage, so a rule renumbered between the
    English and the Japanese release is still one group), with the subrule
@@ -26,13 +29,15 @@ import contextlib
 import json
 import re
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from . import dense as dense_module
 from .fts import KeywordNames, MARK_END, MARK_START, english_key
 from .fusion import rrf_scores
 from .lexical import LexicalHit, lexical_hits
 from .query import Alias, AliasTable, QueryPlan, read_query
+from .card_rules import card_rules
+from .cards import CardMention, card_names
 from .typos import Vocabulary
 
 MAX_QUERY = 200
@@ -44,6 +49,9 @@ DENSE_WEIGHT = 4.0  # e5 alone answers more questions than lexical alone: its ra
 LEXICAL_WEIGHT = 1.0
 OTHER_LANGUAGE_WEIGHT = 0.5  # the ranking of the other language's text (matched through names)
 TITLE_WEIGHT = 1.0  # rules whose title is a phrase of the query (Hexproof for "what does hexproof stop")
+# The rules the text of a card the query names points to (:mod:`.card_rules`): one and a half times dense retrieval's
+# weight, so that they come before what the words alone find, in the order the words find them.
+CARD_WEIGHT = 6.0
 
 
 class SearchError(ValueError):
@@ -95,6 +103,7 @@ class Answer:
     mode: str  # "number", "lexical", "hybrid"
     plan: QueryPlan
     seconds: float = 0.0
+    cards: list[dict] = field(default_factory=list)  # the cards the query names, first (:mod:`.cards`)
 
     @property
     def shown_as(self) -> str | None:
@@ -106,7 +115,7 @@ class Answer:
             "query": self.query, "mode": self.mode, "shown_as": self.shown_as,
             "number": self.plan.number, "dropped": self.plan.dropped, "corrections": self.plan.corrections,
             "unknown": self.plan.unknown, "terms": [t.phrase for t in self.plan.terms], "notes": self.notes,
-            "groups": [g.as_dict() for g in self.groups], "others": self.others,
+            "cards": self.cards, "groups": [g.as_dict() for g in self.groups], "others": self.others,
             "ms": round(self.seconds * 1000, 1),
         }
 
@@ -172,6 +181,19 @@ class _TimeLimit:
         return False
 
 
+def prepare(conn) -> None:
+    """Read what every search of this database needs once per process — keyword names, slang,
+    the vocabulary, titles, the card name index — so that a caller can do it outside a time limit
+    (the search page does, before the first question's limit starts)."""
+    from .fts import KeywordNames as _Names
+
+    _Names.from_db(conn)
+    aliases_from_db(conn)
+    Vocabulary.from_db(conn)
+    _titles(conn)
+    card_names(conn)
+
+
 def needs_dense(plan: QueryPlan) -> bool:
     """A question rather than a keyword: words dropped as question forms, or three things to look
     for or more (content words, or keyword names as typed).
@@ -190,12 +212,15 @@ def needs_dense(plan: QueryPlan) -> bool:
 
 def answer(conn, query: str, *, lang: str | None = None, release: str | None = None, section: str | None = None,
            limit: int = 10, dense: bool | None = None, others: bool = True,
-           time_limit: float = TIME_LIMIT, embedder_name: str | None = None) -> Answer:
+           time_limit: float = TIME_LIMIT, embedder_name: str | None = None, cards: bool = True) -> Answer:
     """Answer ``query`` over the database ``conn`` (a sqlite3 connection), best group first.
 
     ``lang`` restricts the language of the rules searched (``None``: both); ``release`` searches
     one release (lexically; default: the newest of each language); ``dense`` forces dense
-    retrieval on or off (default: on for questions, when an embedder is available).
+    retrieval on or off (default: on for questions, when an embedder is available); ``cards``
+    recognises the cards the query names (:mod:`.cards`): they come first in :attr:`Answer.cards`,
+    their names are not searched for as words, and the rules their text points to are one more
+    ranking of the fusion.
     """
     started = time.monotonic()
     query = (query or "").strip()
@@ -211,8 +236,18 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
     aliases = aliases_from_db(conn)
     vocabulary = Vocabulary.from_db(conn)
     _titles(conn)
+    card_index = card_names(conn) if cards and query else None
     with _TimeLimit(conn, time_limit) as clock:
         plan = read_query(query, names=names, aliases=aliases, vocabulary=None)
+        mentions = []
+        if card_index is not None and not plan.only_number:
+            def misspells_a_rule_word(word: str) -> bool:
+                return vocabulary is not None and vocabulary.correct(word, "en") is not None
+
+            mentions = card_index.find(plan.text, known=misspells_a_rule_word)
+        typed_terms = list(plan.terms)
+        if mentions:
+            _drop_card_words(plan, mentions)
         if vocabulary is not None:
             _correct_plan(plan, vocabulary, conn)
         notes: list[str] = []
@@ -248,9 +283,17 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
         if titles:
             rankings.append(titles)
             weights.append(TITLE_WEIGHT)
-        use_dense = bool(plan.terms) and ((needs_dense(plan) or not lexical_order) if dense is None else dense)
+        if mentions:
+            result.cards = _cards_shown(conn, mentions)
+            if release is None:  # the card's rules are numbers of the newest release
+                pointed = _card_order(conn, mentions, plan, by_key, section)
+                if pointed:
+                    rankings.append(pointed)
+                    weights.append(CARD_WEIGHT)
+        use_dense = (bool(plan.terms) or bool(mentions)) and ((needs_dense(plan) or not lexical_order) if dense is None else dense)
         if use_dense and release is None and section is None:
-            dense_order, note = _dense_order(conn, _dense_text(plan, query), lang, by_key, embedder_name, clock)
+            dense_order, note = _dense_order(conn, _dense_text(plan, query, result.cards, mentions), lang, by_key,
+                                             embedder_name, clock)
             if note:
                 notes.append(note)
             if dense_order:
@@ -264,10 +307,62 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
             scores[number_key] = max(scores.values(), default=0) + 1
         result.groups = _finish(conn, by_key, order[:limit], scores, release, lang, limit, plan)
         if others and release is None:
-            result.others = _others(conn, plan, lang)
+            # Rulings and cards are found by every word typed, the names of cards too.
+            result.others = _others(conn, replace(plan, terms=typed_terms) if mentions else plan, lang)
     _explain(result)
     result.seconds = time.monotonic() - started
     return result
+
+
+def _drop_card_words(plan: QueryPlan, mentions: list[CardMention]) -> None:
+    """The words of a card's name are not searched for in the rules (Blood Moon is no question about
+    blood): the card's own rules stand for them (:func:`_card_order`)."""
+    from .cards import fold_cjk, fold_word, name_words
+
+    latin = {w for m in mentions for w in name_words(m.typed)}
+    cjk = "".join(fold_cjk(m.typed) for m in mentions)
+
+    def of_a_name(term) -> bool:
+        if term.origin not in ("word", "phrase", "correction"):
+            return False
+        words = term.phrase.split()
+        within = [fold_word(w) in latin for w in words] if term.lang == "en" else \
+            [bool(cjk) and fold_cjk(w) in cjk for w in words]
+        # A word of a name, or a phrase running into one ("moon turn").
+        return all(within) if term.origin != "phrase" else any(within)
+
+    plan.terms = [t for t in plan.terms if not of_a_name(t)]
+
+
+def _card_order(conn, mentions: list[CardMention], plan: QueryPlan, by_key: dict, section: str | None) -> list:
+    newest = _newest(conn, "en")
+    # "Urborg" is a card of its own and the word most who type it mean Urborg, Tomb of Yawgmoth by:
+    # both are shown, the rules are the latter's.
+    ids = [m.card_id for m in mentions
+           if not (m.how == "exact" and any(o.how == "partial" and o.start == m.start for o in mentions))]
+    pointed = card_rules(conn, ids, release=newest)
+    if section:
+        pointed = [p for p in pointed if p[1] == section or p[1].startswith(section)]
+    hits = [LexicalHit(None, "rule", rel, "en", number, None, "", float(i)) for i, (rel, number, _) in enumerate(pointed)]
+    return _group_order(conn, hits, by_key, "card") if hits else []
+
+
+def _cards_shown(conn, mentions: list[CardMention]) -> list[dict]:
+    """What the answer shows of each card named, first: names, type, text, and its page."""
+    from urllib.parse import quote
+
+    out = []
+    for m in mentions:
+        row = conn.execute("select name_en, name_ja, name_zh, mana_cost, type_line, text, power, toughness, loyalty"
+                           " from cards where id = ?", [m.card_id]).fetchone()
+        if row is None:
+            continue
+        name, name_ja, name_zh, cost, type_line, text, power, toughness, loyalty = row
+        out.append({"name": name, "name_ja": name_ja, "name_zh": name_zh, "mana_cost": cost, "type_line": type_line,
+                    "text": text, "pt": f"{power}/{toughness}" if power is not None and toughness is not None else None,
+                    "loyalty": loyalty, "typed": m.typed, "how": m.how, "lang": m.lang,
+                    "link": "/-/cards/" + quote(name, safe="")})
+    return out
 
 
 def _specific_first(order: list, by_key: dict) -> list:
@@ -382,13 +477,37 @@ def _group_order(conn, hits: list[LexicalHit], by_key: dict, via: str) -> list:
     return order
 
 
-def _dense_text(plan: QueryPlan, query: str) -> str:
+CARD_TEXT = 160  # characters of a card's Oracle text the embedder reads in place of its name
+
+
+def _with_card_texts(text: str, cards: list[dict], mentions: list[CardMention]) -> str:
+    """The question with each card's name followed by its Oracle text ("does Rest in Peace (If a
+    card or token would be put into a graveyard from anywhere, exile it instead.) stop dies
+    triggers"): a model that has never seen the card reads what it does."""
+    by_name = {c["name"]: c for c in cards}
+    out, last = [], 0
+    for m in sorted(mentions, key=lambda m: m.start):
+        card = by_name.get(m.name)
+        if card is None or m.start < last or not card.get("text"):
+            continue
+        body = " ".join(card["text"].split())
+        body = body if len(body) <= CARD_TEXT else body[:CARD_TEXT].rsplit(" ", 1)[0] + "…"
+        out.append(text[last:m.end] + f" ({body})")
+        last = m.end
+    return "".join(out) + text[last:]
+
+
+def _dense_text(plan: QueryPlan, query: str, cards: list[dict] | None = None,
+                mentions: list[CardMention] | None = None) -> str:
     """What the embedder reads: the question as typed, with the rules' words for the player slang
     in it in the question's language ("what is an ETB trigger" + "enters the battlefield"), since a
     general model has never seen the slang of a game."""
     extra = [t.phrase.replace(" ", "") if t.lang == "ja" else t.phrase
              for t in plan.terms if t.origin == "alias" and t.phrase != t.typed and t.lang in plan.languages]
     extra = list(dict.fromkeys(extra))
+    if cards and mentions:
+        query = _with_card_texts(plan.text, cards, mentions)
+
     return query + (" (" + ", ".join(extra) + ")" if extra else "")
 
 

@@ -1,0 +1,475 @@
+"""Card names in a question: which cards it names, and the rules their text points to.
+
+:class:`CardNames` is an in-memory index of every card name of the database
+(``card_aliases``: English, Japanese and Chinese, card and face names), built
+once per database file and process and shared by every thread (it is never
+changed after it is built). :meth:`CardNames.find` reads a query and returns
+the cards it names (:class:`CardMention`), longest name first:
+
+- English names by their words, in any case, with or without the comma or
+  the possessive ("Urborg Tomb of Yawgmoth", "Lotus Cobra's ability"), and
+  with a small typo (rapidfuzz, over the few names that share a word or a
+  word's beginning with the query, never over all of them);
+- Japanese and Chinese names as substrings of the query (voiced marks
+  optional, as in ``card_aliases.key``), written in 《》 or 「」 or not;
+- ``[[Name]]``, ``"Name"``, 《Name》, 「Name」 and 【Name】 always name a card; a Japanese or
+  Chinese name of fewer than :data:`MIN_CJK` characters (稲妻, ショック) only so.
+
+It does not fire on ordinary words: a name made only of common English words
+("Fog", "Shock", "Opt", "Blood Moon", "Threaten"; wordfreq's Zipf frequency
+:data:`COMMON_ZIPF` or more, or a word of the rules) counts only when typed
+with its capitals, not at the start of the query, or quoted; one that is also
+a keyword or a glossary term ("Flash", "Sacrifice"), or a basic land
+("Island"), only when quoted. A typo is corrected only in a name with a word
+no dictionary knows ("Tarmogoyf", "Urborg").
+
+:func:`card_rules` lists the rules a card's text points to, best first: the
+rules its rulings apply (``card_ruling_rules``, the rulings closest to the
+question first), its keywords (``card_keywords``), and what its Oracle text
+and type line do (:data:`TEXT_RULES`: "enters", "dies", "instead", type- or
+ability-changing text and the layers of rule 613, …).
+
+>>> names = CardNames([("urborg, tomb of yawgmoth", "Urborg, Tomb of Yawgmoth", "en", 1, "card"),
+...                    ("blood moon", "Blood Moon", "en", 2, "card")], common={"blood", "moon"})
+>>> [(m.name, m.how) for m in names.find("does Blood Moon turn Urborg off")]
+[('Blood Moon', 'exact'), ('Urborg, Tomb of Yawgmoth', 'partial')]
+>>> [m.name for m in names.find("what does a blood moon look like")]
+[]
+>>> [(m.name, m.how) for m in names.find("does blood moon affect urborg tomb of yawgmot")]
+[('Urborg, Tomb of Yawgmoth', 'typo')]
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import threading
+import unicodedata
+from dataclasses import dataclass, field
+
+MAX_NAME_WORDS = 12
+COMMON_ZIPF = 3.0  # wordfreq's Zipf scale: 3 is a word used once per million words (fog 3.9, cobra 3.5)
+FUZZY_SCORE = 88  # rapidfuzz ratio (0-100) a typed name must reach to stand for a card's name
+MIN_FUZZY = 6  # characters: a shorter name is only ever recognised as typed
+MIN_CJK = 5  # characters: a shorter Japanese or Chinese name only in 《》, 「」 or 【】 (as Q&A writes them)
+PARTIAL_MIN = 5  # letters: the distinctive first word of a long name, alone ("Urborg")
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f々〆ー・、，]+")
+_QUOTED = re.compile(r"\[\[([^\[\]]{1,141})\]\]|\"([^\"]{1,141})\"|“([^”]{1,141})”|《([^《》]{1,141})》|「([^「」]{1,141})」"
+                     r"|【([^【】]{1,141})】")
+_STOP = frozenset("a an the of to in on at by for and or with from is are be it its this that".split())
+
+
+@functools.lru_cache(maxsize=262144)
+def fold_word(word: str) -> str:
+    """A word as names are compared: accents off, case folded, a possessive and apostrophes dropped.
+
+    >>> fold_word("Yawgmoth's"), fold_word("Lim-Dûl"), fold_word("CROWNS’")
+    ('yawgmoth', 'lim-dul', 'crowns')
+    """
+    text = word if word.isascii() else "".join(
+        c for c in unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", word)) if not unicodedata.combining(c))
+    text = text.casefold()
+    if text.endswith(("'s", "’s")):
+        text = text[:-2]
+    return text.replace("'", "").replace("’", "")
+
+
+@functools.lru_cache(maxsize=131072)
+def name_words(name: str) -> tuple[str, ...]:
+    """The folded words of a name ("Urborg, Tomb of Yawgmoth" → urborg tomb of yawgmoth)."""
+    return tuple(fold_word(w) for w in _WORD.findall(name.replace("-", " ")))
+
+
+def fold_cjk(text: str) -> str:
+    """Japanese or Chinese text as names are compared: NFKC, voiced marks off (as
+    ``card_aliases.key``), one character for one, so that spans map back to the query.
+
+    >>> fold_cjk("ヨーグモスの墳墓、アーボーグ")
+    'ヨークモスの墳墓、アーホーク'
+    """
+    return "".join(map(_fold_char, unicodedata.normalize("NFKC", text)))
+
+
+@functools.lru_cache(maxsize=65536)
+def _fold_char(c: str) -> str:
+    d = "".join(x for x in unicodedata.normalize("NFKD", c) if not unicodedata.combining(x))
+    return d[:1] if d else c
+
+
+@dataclass(frozen=True)
+class CardMention:
+    """A card named in a query: ``typed`` as in the query, ``how`` it was recognised
+    ("exact", "quoted", "typo", "partial": the distinctive first word of a longer name)."""
+
+    card_id: int
+    name: str  # the card's English name
+    typed: str
+    lang: str
+    how: str
+    score: float
+    start: int  # span of ``typed`` in the query as given to :meth:`CardNames.find`
+    end: int
+
+
+@dataclass
+class _Entry:
+    card_id: int
+    alias: str
+    lang: str
+    kind: str
+
+
+@dataclass
+class CardNames:
+    """Every card name, indexed for :meth:`find` (see the module docstring)."""
+
+    rows: list = field(repr=False)  # (key, alias, lang, card_id, kind) of card_aliases
+    common: set = field(default_factory=set, repr=False)  # common English words
+    quoted_only: set = field(default_factory=set, repr=False)  # folded names recognised only when quoted
+    card_names: dict = field(default_factory=dict, repr=False)  # card_id → English name
+    printings: dict = field(default_factory=dict, repr=False)  # card_id → printings (which name a word means)
+
+    def __post_init__(self):
+        self.latin: dict[tuple[str, ...], _Entry] = {}
+        self.cjk: dict[str, _Entry] = {}
+        for key, alias, lang, card_id, kind in sorted(self.rows, key=lambda r: (r[4] != "card", r[3])):
+            if not alias:
+                continue
+            if _CJK.search(alias):
+                self.cjk.setdefault(fold_cjk(alias).replace(" ", "").replace("・", ""),
+                                    _Entry(card_id, alias, lang, kind))
+            else:
+                words = name_words(alias)
+                if words and len(words) <= MAX_NAME_WORDS:
+                    self.latin.setdefault(words, _Entry(card_id, alias, lang, kind))
+            if lang == "en" and kind == "card":
+                self.card_names.setdefault(card_id, alias)
+        self.longest = max((len(k) for k in self.latin), default=0)
+        self.lengths: dict[str, set[int]] = {}
+        self.by_word: dict[str, set[tuple[str, ...]]] = {}  # a rare word → the names with it
+        self.by_prefix: dict[str, set[str]] = {}  # first 3 letters → rare words of names
+        self.first_word: dict[str, tuple[str, ...]] = {}  # "urborg" → the one long name it begins
+        for words in self.latin:
+            self.lengths.setdefault(words[0], set()).add(len(words))
+            for w in words:
+                if self.is_rare(w):
+                    self.by_word.setdefault(w, set()).add(words)
+                    self.by_prefix.setdefault(w[:3], set()).add(w)
+        # A long name's distinctive first word alone stands for it when it is the only such name,
+        # or printed more often than any other (Urborg, Tomb of Yawgmoth; not Urborg Elf).
+        starting: dict[str, list[tuple[str, ...]]] = {}
+        for words in self.latin:
+            if len(words) > 1 and len(words[0]) >= PARTIAL_MIN and self.is_rare(words[0]):
+                starting.setdefault(words[0], []).append(words)
+        for first, keys in starting.items():
+            ranked = sorted(keys, key=lambda k: -self.printings.get(self.latin[k].card_id, 0))
+            top = self.printings.get(self.latin[ranked[0]].card_id, 0)
+            runner_up = self.printings.get(self.latin[ranked[1]].card_id, 0) if len(ranked) > 1 else 0
+            if len(ranked) == 1 or top > runner_up:
+                self.first_word[first] = ranked[0]
+        self.cjk_by_prefix: dict[str, list[str]] = {}
+        for key in self.cjk:
+            self.cjk_by_prefix.setdefault(key[:1], []).append(key)
+        for keys in self.cjk_by_prefix.values():
+            keys.sort(key=len, reverse=True)
+
+    def is_rare(self, word: str) -> bool:
+        return len(word) >= 3 and word not in self.common and not word.isdigit()
+
+    def is_plain(self, words: tuple[str, ...]) -> bool:
+        """A name of common words only: it needs its capitals or quotes to count."""
+        return not any(self.is_rare(w) for w in words)
+
+    # ------------------------------------------------------------------ reading a query
+
+    def find(self, query: str, *, limit: int = 4, known=None) -> list[CardMention]:
+        """The cards ``query`` names, in the order they are typed (see the module docstring).
+
+        ``known(word)`` says whether a word misspells a word of the rules (the search's typo
+        corrector): such a word is never taken for a one-word card name misspelt."""
+        found: list[CardMention] = []
+        taken: list[tuple[int, int]] = []
+
+        def add(m: CardMention | None):
+            if m is None or any(m.start < e and s < m.end for s, e in taken) and m.how != "partial":
+                return
+            if any(f.card_id == m.card_id for f in found):
+                taken.append((m.start, m.end))
+                return
+            found.append(m)
+            taken.append((m.start, m.end))
+
+        for match in _QUOTED.finditer(query):
+            inner = next(g for g in match.groups() if g is not None)
+            add(self._quoted(inner.strip(), match.start(), match.end()))
+        add_all = [self._cjk_scan(query, taken)]
+        for ms in add_all:
+            for m in ms:
+                add(m)
+        for m in self._latin_scan(query, taken, known):
+            add(m)
+        found.sort(key=lambda m: m.start)
+        return found[:limit]
+
+    def _mention(self, entry: _Entry, typed: str, how: str, score: float, start: int, end: int) -> CardMention:
+        return CardMention(entry.card_id, self.card_names.get(entry.card_id) or entry.alias, typed, entry.lang,
+                           how, score, start, end)
+
+    def _quoted(self, inner: str, start: int, end: int) -> CardMention | None:
+        if _CJK.search(inner):
+            key = fold_cjk(inner).replace(" ", "").replace("・", "")
+            entry = self.cjk.get(key)
+            if entry:
+                return self._mention(entry, inner, "quoted", 100.0, start, end)
+            return None
+        words = name_words(inner)
+        entry = self.latin.get(words)
+        if entry:
+            return self._mention(entry, inner, "quoted", 100.0, start, end)
+        if len(" ".join(words)) >= MIN_FUZZY:
+            best = self._fuzzy(words, self._candidates(words))
+            if best:
+                entry, score = best
+                return self._mention(entry, inner, "typo", score, start, end)
+        return None
+
+    def _cjk_scan(self, query: str, taken) -> list[CardMention]:
+        out = []
+        for run in _CJK.finditer(query):
+            text = run.group(0)
+            folded = fold_cjk(text)
+            i = 0
+            while i < len(folded):
+                hit = None
+                for key in self.cjk_by_prefix.get(folded[i], ()):
+                    if len(key) < MIN_CJK:
+                        break
+                    if folded.startswith(key, i):
+                        hit = key
+                        break
+                if hit and hit in self.quoted_only:
+                    hit = None
+                if hit and not any(run.start() + i < e and s < run.start() + i + len(hit) for s, e in taken):
+                    entry = self.cjk[hit]
+                    out.append(self._mention(entry, text[i:i + len(hit)], "exact", 100.0, run.start() + i,
+                                             run.start() + i + len(hit)))
+                    i += len(hit)
+                else:
+                    i += 1
+        return out
+
+    def _latin_scan(self, query: str, taken, known=None) -> list[CardMention]:
+        tokens = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(query.replace("-", " "))
+                  if not _CJK.search(m.group(0))]
+        if not tokens:
+            return []
+        words = [fold_word(t) for t, _, _ in tokens]
+        # Capitals mean a name only where the query isn't capitalised throughout.
+        capitals = sum(t[0].isupper() for t, _, _ in tokens) / len(tokens)
+        capitals_say = capitals < 0.6
+        out: list[CardMention] = []
+        used = [any(s < e2 and s2 < e for s2, e2 in taken) for _, s, e in tokens]
+        i = 0
+        while i < len(words):
+            if used[i]:
+                i += 1
+                continue
+            hit = None
+            for n in sorted(self.lengths.get(words[i], ()), reverse=True):
+                key = tuple(words[i:i + n])
+                if len(key) == n and key in self.latin and not any(used[i:i + n]) \
+                        and self._counts(key, tokens[i:i + n], i, capitals_say):
+                    hit = (key, n)
+                    break
+            if hit:
+                key, n = hit
+                longer = self._longer(words, used, i, n)
+                if longer:  # "Urborg Tomb of Yawgmoht" is Urborg, Tomb of Yawgmoth misspelt, not Urborg
+                    key, n, score = longer
+                start, end = tokens[i][1], tokens[i + n - 1][2]
+                out.append(self._mention(self.latin[key], query[start:end], "typo" if longer else "exact",
+                                         longer[2] if longer else 100.0, start, end))
+                if n == 1 and key[0] in self.first_word and not longer \
+                        and (i + 1 >= len(words) or words[i + 1] != self.first_word[key[0]][1]):
+                    # "Urborg" is a card, and what most who type it mean: Urborg, Tomb of Yawgmoth.
+                    out.append(self._mention(self.latin[self.first_word[key[0]]], query[start:end], "partial",
+                                             90.0, start, end))
+                for j in range(i, i + n):
+                    used[j] = True
+                i += n
+                continue
+            i += 1
+        # Typos and a long name's first word: only in words no name or dictionary has as typed.
+        for i, w in enumerate(words):
+            if used[i] or len(w) < 4 or not self.is_rare(w):
+                continue
+            if w in self.first_word and (i + 1 >= len(words) or words[i + 1] != self.first_word[w][1]):
+                key = self.first_word[w]
+                start, end = tokens[i][1], tokens[i][2]
+                out.append(self._mention(self.latin[key], query[start:end], "partial", 90.0, start, end))
+                used[i] = True
+                continue
+            best = None
+            rules_word = None
+            for key in self._candidates((w,)):
+                n = len(key)
+                if n == 1:
+                    if rules_word is None:
+                        rules_word = bool(known and known(w))
+                    if rules_word:
+                        continue
+                for first in range(max(0, i - n + 1), i + 1):
+                    window = tuple(words[first:first + n])
+                    if len(window) != n or any(used[first:first + n]):
+                        continue
+                    score = self._score(window, key)
+                    if score >= FUZZY_SCORE and (best is None or score > best[0]):
+                        best = (score, key, first, n)
+            if best:
+                score, key, first, n = best
+                start, end = tokens[first][1], tokens[first + n - 1][2]
+                out.append(self._mention(self.latin[key], query[start:end], "typo", score, start, end))
+                for j in range(first, first + n):
+                    used[j] = True
+        return out
+
+    def _longer(self, words: list[str], used: list[bool], i: int, n: int):
+        """A longer name beginning at ``i`` that the words there misspell: (key, length, score)."""
+        best = None
+        for key in self.by_word.get(words[i], ()):
+            m = len(key)
+            if m <= n or key[0] != words[i] or i + m > len(words) or any(used[i:i + m]):
+                continue
+            score = self._score(tuple(words[i:i + m]), key)
+            if score >= FUZZY_SCORE and (best is None or score > best[2]):
+                best = (key, m, score)
+        return best
+
+    def _counts(self, key: tuple[str, ...], typed: list, position: int, capitals_say: bool) -> bool:
+        """Whether a name found as typed names the card here (common words need capitals)."""
+        joined = " ".join(key)
+        if joined in self.quoted_only:
+            return False
+        if not self.is_plain(key):
+            return True
+        if not capitals_say or position == 0:
+            return False
+        # Every word the name capitalises is capitalised as typed ("Blood Moon", "Act of Treason").
+        return all(t[0][0].isupper() for t, w in zip(typed, key) if w not in _STOP)
+
+    def _candidates(self, words: tuple[str, ...]) -> set[tuple[str, ...]]:
+        """Names sharing a rare word with ``words``, or a word within an edit of one of them."""
+        from rapidfuzz import process
+        from rapidfuzz.distance import DamerauLevenshtein
+
+        out: set = set()
+        for w in words:
+            if w in self.by_word:
+                out |= self.by_word[w]
+                continue
+            if len(w) < 5:
+                continue
+            near = self.by_prefix.get(w[:3], set()) | self.by_prefix.get(w[:2] + w[3:4], set())
+            if not near:
+                continue
+            for word, distance, _ in process.extract(w, list(near), scorer=DamerauLevenshtein.distance,
+                                                     score_cutoff=1 if len(w) < 8 else 2, limit=5):
+                out |= self.by_word.get(word, set())
+        return out
+
+    def _score(self, window: tuple[str, ...], key: tuple[str, ...]) -> float:
+        from rapidfuzz import fuzz
+
+        typed, name = " ".join(window), " ".join(key)
+        if len(name) < MIN_FUZZY or typed == name:
+            return 0.0
+        return fuzz.ratio(typed, name)
+
+    def _fuzzy(self, words: tuple[str, ...], candidates) -> tuple[_Entry, float] | None:
+        best = None
+        for key in candidates:
+            score = self._score(words, key)
+            if score >= FUZZY_SCORE and (best is None or score > best[1]):
+                best = (self.latin[key], score)
+        return best
+
+
+_INDEXES: dict[str, tuple[int | None, CardNames]] = {}
+_LOCK = threading.Lock()
+
+
+def _path(conn) -> str:
+    row = next((r for r in conn.execute("pragma database_list") if r[1] == "main"), None)
+    return row[2] if row and row[2] else f"memory:{id(conn)}"
+
+
+def card_names(conn) -> CardNames | None:
+    """The name index of the database ``conn`` is open on (None without card tables), built once
+    per file and process; threads asking at once wait for the one that builds it."""
+    path = _path(conn)
+    stamp = os.stat(path).st_mtime_ns if os.path.exists(path) else None
+    cached = _INDEXES.get(path)
+    if cached and cached[0] == stamp:
+        return cached[1]
+    with _LOCK:
+        cached = _INDEXES.get(path)
+        if cached and cached[0] == stamp:
+            return cached[1]
+        if not conn.execute("select 1 from sqlite_master where name = 'card_aliases'").fetchone():
+            return None
+        index = _build(conn)
+        _INDEXES[path] = (stamp, index)
+        return index
+
+
+def _build(conn) -> CardNames:
+    rows = conn.execute("select key, alias, lang, card_id, kind from card_aliases").fetchall()
+    names, printings = {}, {}
+    for card_id, name, count in conn.execute("select id, name_en, printings from cards"):
+        names[card_id], printings[card_id] = name, count or 0
+    words = {w for _, alias, _, _, _ in rows if alias and not _CJK.search(alias) for w in name_words(alias)}
+    common = _common_words(conn, words)
+    quoted_only = _quoted_only(conn)
+    index = CardNames(rows, common=common, quoted_only=quoted_only, printings=printings)
+    index.card_names.update(names)
+    return index
+
+
+def _common_words(conn, words: set[str]) -> set[str]:
+    """The words of card names that are ordinary English or the rules' own words."""
+    from wordfreq import get_frequency_dict
+
+    from .query import STOPWORDS
+
+    frequency = get_frequency_dict("en")  # word → share of all words; Zipf = log10(share) + 9
+    least = 10 ** (COMMON_ZIPF - 9)
+    common = {w for w in words if w in STOPWORDS or len(w) < 3 or frequency.get(w, 0.0) >= least}
+    newest = conn.execute("select max(release) from releases where lang = 'en' and completeness = 'whole'").fetchone()
+    if newest and newest[0]:
+        rule_words: set[str] = set()
+        for (text,) in conn.execute("select coalesce(title, '') || ' ' || coalesce(text, '') from rules"
+                                    " where release = ? and lang = 'en'", [newest[0]]):
+            rule_words.update(fold_word(w) for w in _WORD.findall(text))
+        common |= words & rule_words
+    return common
+
+
+def _quoted_only(conn) -> set[str]:
+    """Names that are also keywords, glossary terms or basic lands, in any language: only a quoted
+    one names a card (folded as :meth:`CardNames.find` compares them)."""
+    terms: set[str] = set()
+    tables = {r[0] for r in conn.execute("select name from sqlite_master")}
+    if "keyword_names" in tables:
+        terms |= {t for row in conn.execute("select name_en, name_ja from keyword_names") for t in row if t}
+    if "glossary" in tables:
+        terms |= {t for (t,) in conn.execute("select term from glossary") if t}
+    basics = [r[0] for r in conn.execute(
+        "select id from cards where supertypes like '%Basic%' or type_line like 'Basic%'")]
+    if basics:
+        marks = ",".join("?" * len(basics))
+        terms |= {a for (a,) in conn.execute(f"select alias from card_aliases where card_id in ({marks})", basics)}
+    return {fold_cjk(t).replace(" ", "").replace("・", "") if _CJK.search(t) else " ".join(name_words(t))
+            for t in terms}
