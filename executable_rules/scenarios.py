@@ -533,7 +533,7 @@ STEP_KEYS: dict[str, set[str]] = {
     "gain_control": {"card", "player"}, "put_triggers": set(), "resolve": set(),
     "resolve_ability": {"name", "player", "targets", "effect"}, "exile_targets": set(),
     "choose_card": {"player", "zone", "remember", "not", "type"}, "choose_option": {"player", "options"},
-    "destroy": {"card", "player"}, "effect": {"name", "player"},
+    "effect": {"name", "player"},
     "cast_spell": {"player", "card", "face", "x", "zone", "targets", "without_paying", "alternative"},
     "activate": {"player", "card", "ability", "x", "targets"},
     "play_land": {"player", "card"},
@@ -671,12 +671,9 @@ def _run_step(run: ScenarioRun, step: dict[str, Any], choose: Chooser) -> None:
         state.set(p, "lands_played", p.lands_played + 1)
         enter_battlefield(state, card, player, choose=choose, detail="played (a special action: Lands — CR 305.1)")
     elif do == "tap":
+        from .actions.tap_and_untap import tap_as_cost
         card = run.card(step["card"])
-        if state.cards[card].tapped:
-            raise IllegalChoice(f"tap {state.cards[card].display_name}", "it is already tapped",
-                                Citation("Tap and Untap", "701.26a"))
-        state.set(state.cards[card], "tapped", True)
-        state.emit(EventKind.TAP, player, (card,), citation=Citation("Tap and Untap", "701.26a"))
+        tap_as_cost(state, player, card, f"tap {state.cards[card].display_name}")
     elif do == "resolve_stack":
         engine_turn.resolve_stack(state, choose)
     elif do == "pass_to":
@@ -714,15 +711,6 @@ def _run_step(run: ScenarioRun, step: dict[str, Any], choose: Chooser) -> None:
                                            options), choose)
         for instruction in answer.value:
             perform(state, player, instruction, choose)
-    elif do == "destroy":
-        card = run.card(step["card"])
-        c = state.cards[card]
-        if c.oracle.indestructible:
-            state.emit(EventKind.NOTHING, player, (card,), detail="indestructible: it isn't destroyed")
-        else:
-            state.move(card, state.player(c.owner).graveyard)
-            state.emit(EventKind.MOVE, player, (card,), source="battlefield", destination=f"{c.owner}'s graveyard",
-                       detail="destroyed")
     elif do == "effect":
         name = step["name"]
         state.append(state.effects, Effect(name, player, run.setup.pool.find(name).text if name in run.setup.pool else ""))

@@ -258,4 +258,4 @@ def test_every_action_is_found_by_every_name(module):
 def test_unknown_action():
     with pytest.raises(UnknownAction) as e:
         find_action("serch")
-    assert str(e.value).startswith("no action 'serch'; did you mean 'search'? Actions: cast, cloak, discover")
+    assert str(e.value).startswith("no action 'serch'; did you mean 'search'? Actions: cast, cloak, ")

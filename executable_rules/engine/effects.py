@@ -269,11 +269,16 @@ def deal_damage(state: GameState, ctx: Context, node: Node, choose: Chooser) -> 
     recipient = next((c for c in node.children if isinstance(c, Tree) and c.data in (
         "any_target", "each", "object", "you", "player_or_planeswalker", "each_opponent", "each_player",
         "that_player", "its_controller", "itself")), None)
+    wrapper = _child(node, "recipients")          # "… damage to target creature": an object under "recipients"
+    if recipient is None and wrapper is not None:
+        recipient = next((c for c in wrapper.children if isinstance(c, Tree)), None)
     if recipient is None:
         raise Unimplemented(f"damage to {text(node)!r}")
     source_name = state.cards[ctx.source].display_name if ctx.source in state.cards else ctx.name
     for target in recipients(state, ctx, recipient):
         damage(state, ctx.controller, source_name, target, amount)
+        if isinstance(target, ObjectRef):
+            ctx.it = target.card      # "… Put a -1/-1 counter on that creature." (Puncture Bolt)
 
 
 def damage(state: GameState, controller: str, source_name: str, target: Target, amount: int) -> None:
@@ -364,14 +369,18 @@ def _cards(node: Node, ctx: Context) -> int:
 
 
 def destroy(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Destroy — CR 701.8a, by the action's module ("they can't be regenerated": Regenerate — CR 701.19c)."""
+    from ..actions.destroy import destroy as destroy_permanent
+    regenerable = "can't be regenerated" not in text(node)
     for card in objects(state, ctx, _object_child(node)):
-        if state.zone_of(card) is not state.battlefield:
-            continue
-        if "Indestructible" in characteristics(state, card).keywords:
-            state.emit(EventKind.NOTHING, ctx.controller, (card,), detail="indestructible: it isn't destroyed",
-                       citation=Citation("Indestructible", "702.12b"))
-            continue
-        put_into_graveyard(state, card, "destroyed", Citation("Destroy", "701.8a"))
+        destroy_permanent(state, ctx.controller, card, can_be_regenerated=regenerable)
+
+
+def regenerate(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Regenerate — CR 701.19a, by the action's module: a shield for each object."""
+    from ..actions.regenerate import regenerate as make_shield
+    for card in objects(state, ctx, _object_child(node)):
+        make_shield(state, ctx.controller, card, source=ctx.name)
 
 
 def exile(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -616,17 +625,17 @@ def counter_spell(state: GameState, ctx: Context, node: Node, choose: Chooser) -
 
 
 def tap(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Tap and Untap — CR 701.26a, by the action's module."""
+    from ..actions.tap_and_untap import tap as tap_permanent
     for card in objects(state, ctx, _object_child(node)):
-        if not state.cards[card].tapped:
-            state.set(state.cards[card], "tapped", True)
-            state.emit(EventKind.TAP, ctx.controller, (card,), citation=Citation("Tap and Untap", "701.26a"))
+        tap_permanent(state, ctx.controller, card)
 
 
 def untap(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Tap and Untap — CR 701.26b, by the action's module."""
+    from ..actions.tap_and_untap import untap as untap_permanent
     for card in objects(state, ctx, _object_child(node)):
-        if state.cards[card].tapped:
-            state.set(state.cards[card], "tapped", False)
-            state.emit(EventKind.UNTAP, ctx.controller, (card,), citation=Citation("Tap and Untap", "701.26a"))
+        untap_permanent(state, ctx.controller, card)
 
 
 def sacrifice(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -790,7 +799,7 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "draw": draw, "destroy": destroy, "exile": exile, "bounce": bounce, "pump": pump, "gain_keyword": gain_keyword,
     "create_token": create_token, "search": search, "explore": explore, "discover": discover, "manifest": manifest,
     "cloak": cloak, "manifest_dread": manifest_dread, "mill": mill, "scry": scry, "surveil": surveil,
-    "counter_spell": counter_spell, "tap": tap, "untap": untap, "sacrifice": sacrifice, "discard": discard,
+    "counter_spell": counter_spell, "tap": tap, "untap": untap, "regenerate": regenerate, "sacrifice": sacrifice, "discard": discard,
     "add_mana": add_mana, "look_top": look_top, "put_rest": put_rest, "shuffle": shuffle,
     "return_to_battlefield": return_to_battlefield, "return_to_hand": return_to_hand, "may": may,
     "put_this_way": put_this_way, "extra_land": extra_land, "reveal_from_among": reveal_from_among,

@@ -281,12 +281,8 @@ def _pay_costs(state: GameState, player: str, card: int, costs: Tree[Token], cho
         if item.data == "mana_cost":
             symbols = [s for s in (str(t) for t in item.children) if s not in ("{T}", "{Q}")]
             if "{T}" in words:
-                if c.tapped:
-                    raise IllegalChoice(f"activate {name}", f"{c.display_name} is already tapped",
-                                        Citation("Activating Activated Abilities", "602.2b"))
-                state.set(c, "tapped", True)
-                state.emit(EventKind.TAP, player, (card,), detail="{T}: a cost",
-                           citation=Citation("Tap and Untap", "701.26a"))
+                from ..actions.tap_and_untap import tap_as_cost
+                tap_as_cost(state, player, card, f"activate {name}", detail="{T}: a cost")
             if symbols:
                 pay_mana(state, player, ManaCost.parse("".join(symbols)), choose, name, x)
         elif item.data == "cost_sacrifice":

@@ -64,8 +64,8 @@ def _begin_step(state: GameState, step: str, choose: Chooser) -> None:
         for card in state.permanents(active):
             if card.tapped and not any(a.static == "doesnt_untap" for a in card.oracle.parsed.abilities
                                        if not card.face_down):
-                state.set(card, "tapped", False)
-                state.emit(EventKind.UNTAP, active, (card.id,), citation=Citation("Untap Step", "502.3"))
+                from ..actions.tap_and_untap import untap
+                untap(state, active, card.id, citation=Citation("Untap Step", "502.3"))
     whose = "your" if active == "you" else f"{active}'s"
     state.emit(EventKind.STEP, active, detail=f"{step} (turn {state.turn}, {whose} turn)",
                citation=Citation("Turn Structure", "500.1"))
