@@ -261,6 +261,8 @@ def _scenario(raw: dict[str, Any], module: ModuleType, path: str, line: int, end
 
 def _check_card(pool: CardPool, name: str, fail: Callable[[str, str | None], SourceError], key: str) -> None:
     base = name.split("#")[0]
+    if base.endswith(" Token"):           # a token the scenario creates ("Clue Token"), found on the battlefield
+        return
     if base not in pool:
         try:
             pool.find(base)
@@ -427,6 +429,11 @@ class ScenarioRun:
     def card(self, name: str, key: str = "card", zone: str | None = None) -> int:
         """A card named in the scenario (``Name#2`` is the second of that name in setup order)."""
         base, _, nth = name.partition("#")
+        if base.endswith(" Token"):       # a token created during the scenario: by name, on the battlefield
+            tokens = [c for c in self.state.battlefield.cards if self.state.cards[c].oracle.name == base]
+            if len(tokens) < int(nth or 1):
+                raise self.fail(key, f"there is no {name!r} on the battlefield")
+            return tokens[int(nth or 1) - 1]
         oracle = self.setup.pool.find(base)
         ids = self.setup.names.get(oracle.name, [])
         if nth:

@@ -83,11 +83,23 @@ def legal_targets(state: GameState, controller: str, spec: Node, source: int) ->
         if desc is None:
             return []
         if text(desc).split()[-1:] == ["spell"] or "spell" in text(desc):
-            found += [state.ref(c) for c in state.stack.cards if c in state.spells and c != source]
+            found += [state.ref(c) for c in state.stack.cards if c in state.spells and c != source
+                      and _spell_fits(text(desc), state.spells[c].face.types)]
         else:
             found += [state.ref(c) for c in candidates(state, controller, desc, source)
                       if not (kind == "target_other" and c == source)]
     return [t for t in found if isinstance(t, str) or _targetable(state, controller, t.card)]
+
+
+def _spell_fits(words: str, types: frozenset[str]) -> bool:
+    """"creature spell", "noncreature spell", "instant or sorcery spell": a spell's types on the stack."""
+    if "noncreature" in words:
+        return "Creature" not in types
+    if "creature spell" in words:
+        return "Creature" in types
+    if "instant or sorcery" in words:
+        return bool(types & {"Instant", "Sorcery"})
+    return True
 
 
 def _targetable(state: GameState, controller: str, card: int) -> bool:
@@ -450,17 +462,17 @@ def create_token(state: GameState, ctx: Context, node: Node, choose: Chooser) ->
     count = ctx.x if count_node is not None and text(count_node) == "x" else amount_of(count_node, ctx.x)
     desc = _child(node, "token_desc")
     assert desc is not None
+    from ..actions.create import create_tokens
     oracle = token_card(desc)
-    who = players(state, ctx, node)
-    for player in who:
-        for _ in range(count):
-            card = state.add_card(oracle, player, ZoneKind.BATTLEFIELD)
-            state.emit(EventKind.CREATE, player, (card,), destination="battlefield",
-                       detail=f"a {oracle.main.power}/{oracle.main.toughness} {' '.join(sorted(oracle.colors)) or 'colorless'} "
-                       f"{oracle.main.type_line} token" if oracle.main.power else f"a {oracle.main.type_line} token",
-                       citation=Citation("Create", "701.7a"))
-            state.emit(EventKind.MOVE, player, (card,), destination="battlefield", detail="a token enters",
-                       citation=Citation("Tokens", "111.1"))
+    for player in players(state, ctx, node):
+        create_tokens(state, player, oracle, count)
+
+
+def investigate(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Investigate — CR 701.16a, by the action's module; "Its controller investigates." (Fateful Absence)."""
+    from ..actions.investigate import investigate as investigate_action
+    for player in players(state, ctx, node):
+        investigate_action(state, player)
 
 
 def token_card(desc: Node) -> OracleCard:
@@ -469,14 +481,8 @@ def token_card(desc: Node) -> OracleCard:
     type_node = _child(desc, "token_type")
     type_words = text(type_node).split() if type_node is not None else []
     if "NAMETOKEN" in values:
-        name = values["NAMETOKEN"].capitalize()
-        types = frozenset({"Artifact"})
-        subtypes: tuple[str, ...] = (name,)
-        text_ = {"Treasure": "{T}, Sacrifice this artifact: Add one mana of any color.",
-                 "Food": "{2}, {T}, Sacrifice this artifact: You gain 3 life.",
-                 "Clue": "{2}, Sacrifice this artifact: Draw a card."}.get(name, "")
-        face = Face(f"{name} Token", None, types, subtypes, frozenset(), None, None, text_, FaceKind.NORMAL)
-        return OracleCard(face.name, Layout.NORMAL, (face,), is_token=True)
+        from ..actions.create import predefined_token
+        return predefined_token(values["NAMETOKEN"])
     subtypes = tuple(values.get("SUBTYPES", "").split())
     colors = frozenset(COLOR_LETTERS[w] for w in values.get("COLOR_LIST", "").split() if w in COLOR_LETTERS)
     power, _, toughness = values.get("PTVAL", "/").partition("/")
@@ -614,14 +620,13 @@ def surveil(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None
 
 
 def counter_spell(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Counter — CR 701.6a, by the action's module."""
+    from ..actions.counter import counter
     if "unless" in text(node):
         raise Unimplemented("counter … unless its controller pays")
     for card in objects(state, ctx, _object_child(node)):
         if card in state.spells:
-            state.delete_item(state.spells, card)
-            state.move(card, state.player(state.cards[card].owner).graveyard)
-            state.emit(EventKind.MOVE, ctx.controller, (card,), source="stack", destination="graveyard",
-                       detail="countered", citation=Citation("Counter", "701.6a"))
+            counter(state, ctx.controller, card)
 
 
 def tap(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -639,21 +644,20 @@ def untap(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
 
 
 def sacrifice(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Sacrifice — CR 701.21a, by the action's module."""
+    from ..actions.sacrifice import sacrifice as sacrifice_permanent, sacrifice_one
     target = _object_child(node)
     if target is not None and text(target) == "~":
-        if state.zone_of(ctx.source) is state.battlefield:
-            put_into_graveyard(state, ctx.source, "sacrificed", Citation("Sacrifice", "701.21a"))
+        if state.zone_of(ctx.source) is state.battlefield and state.cards[ctx.source].controller == ctx.controller:
+            sacrifice_permanent(state, ctx.controller, ctx.source)
         return
     desc = find(node, "object_desc") or find(node, "obj_desc")
     if desc is None:
         raise Unimplemented(f"sacrifice {text(node)!r}")
     for player in players(state, ctx, node):
-        pool = [c for c in state.permanents(player) if _matches_desc(state, player, desc, c.id, ctx.source)]
-        if not pool:
-            continue
-        answer = decide(state, Decision.of(player, f"sacrifice {text(desc)}", Citation("Sacrifice", "701.21a"),
-                                           [Option(f"sacrifice {c.display_name}", c.id) for c in pool]), choose)
-        put_into_graveyard(state, answer.value, "sacrificed", Citation("Sacrifice", "701.21a"))
+        def fits(card: int, who: str = player) -> bool:
+            return _matches_desc(state, who, desc, card, ctx.source)
+        sacrifice_one(state, player, fits, text(desc), choose=choose)
 
 
 def _matches_desc(state: GameState, controller: str, desc: Node, card: int, source: int) -> bool:
@@ -662,9 +666,60 @@ def _matches_desc(state: GameState, controller: str, desc: Node, card: int, sour
 
 
 def discard(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
-    from ..instructions import Instruction, perform
+    """Discard — CR 701.9a–b, by the action's module: the player's choice, at random, their hand, or the card
+    another player chose ("You choose a nonland card from it. That player discards that card.")."""
+    from ..actions.discard import discard as discard_card, discard_cards, discard_hand
+    words = text(node)
+    target = _object_child(node)
+    who = players(state, ctx, node)
+    if _child(node, "that_player") is not None and "revealed hand" in ctx.memory:
+        who = [ctx.memory["revealed hand"]]       # "That player discards that card." after "… reveals their hand"
+    for player in who:
+        if words.endswith(("their hand", "your hand")):
+            discard_hand(state, player)
+        elif target is not None:
+            if "chosen" in ctx.memory and ctx.memory["chosen"] is None:
+                continue                 # nothing was chosen: "that card" is no card
+            for card in objects(state, ctx, target):
+                if state.zone_of(card) is state.player(player).hand:
+                    discard_card(state, player, card, detail=f"discarded (chosen by {ctx.controller})",
+                                 citation=Citation("Discard", "701.9b"))
+        else:
+            discard_cards(state, player, _cards(node, ctx), at_random="at random" in words, choose=choose)
+
+
+def reveal_hand(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"Target opponent reveals their hand" (Reveal — CR 701.20a, by the action's module)."""
+    from ..actions.reveal import reveal
     for player in players(state, ctx, node):
-        perform(state, player, Instruction("discard", _cards(node, ctx)), choose)
+        hand = state.player(player).hand
+        ctx.memory["revealed hand"] = player
+        if hand.cards:
+            reveal(state, player, list(hand.cards), detail="their hand")
+        else:
+            _note(state, ctx, f"{player} reveals an empty hand")
+
+
+def choose_from_hand(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"You choose a noncreature, nonland card from it": from the hand just revealed; "that card" is it."""
+    from .layers import TYPE_WORDS
+    player = ctx.memory.get("revealed hand")
+    if player is None:
+        raise Unimplemented(f"{text(node)!r} with no revealed hand")
+    quality = next(str(t) for t in node.children if isinstance(t, Token) and t.type == "CHOSEN_CARD")
+    words = quality.replace(",", " ").split()
+    excluded = {TYPE_WORDS[w[3:]] for w in words if w.startswith("non") and w[3:] in TYPE_WORDS}
+    wanted = {TYPE_WORDS[w] for w in words if w in TYPE_WORDS}
+    fits = [c for c in state.player(player).hand.cards if not state.cards[c].types & excluded
+            and (not wanted or state.cards[c].types & wanted)]
+    ctx.memory["chosen"] = None
+    if not fits:
+        _note(state, ctx, f"no {quality.removeprefix('a ').removeprefix('an ')} in it to choose")
+        return
+    answer = decide(state, Decision.of(ctx.controller, f"choose {quality} from {player}'s hand",
+                                       Citation("Discard", "701.9b"),
+                                       [Option(f"choose {state.cards[c].display_name}", c) for c in fits]), choose)
+    ctx.memory["chosen"] = ctx.it = answer.value
 
 
 def add_mana(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -800,6 +855,7 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "create_token": create_token, "search": search, "explore": explore, "discover": discover, "manifest": manifest,
     "cloak": cloak, "manifest_dread": manifest_dread, "mill": mill, "scry": scry, "surveil": surveil,
     "counter_spell": counter_spell, "tap": tap, "untap": untap, "regenerate": regenerate, "sacrifice": sacrifice, "discard": discard,
+    "reveal_hand": reveal_hand, "choose_from_hand": choose_from_hand, "investigate": investigate,
     "add_mana": add_mana, "look_top": look_top, "put_rest": put_rest, "shuffle": shuffle,
     "return_to_battlefield": return_to_battlefield, "return_to_hand": return_to_hand, "may": may,
     "put_this_way": put_this_way, "extra_land": extra_land, "reveal_from_among": reveal_from_among,

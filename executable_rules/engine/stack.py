@@ -287,22 +287,22 @@ def _pay_costs(state: GameState, player: str, card: int, costs: Tree[Token], cho
                 pay_mana(state, player, ManaCost.parse("".join(symbols)), choose, name, x)
         elif item.data == "cost_sacrifice":
             obj = next((ch for ch in item.children if isinstance(ch, Tree)), None)
+            from ..actions.sacrifice import sacrifice, sacrifice_one
             if obj is not None and text(obj) == "~":
-                put_into_graveyard(state, card, "sacrificed as a cost", Citation("Sacrifice", "701.21a"))
+                sacrifice(state, player, card, detail="sacrificed as a cost")
                 continue
             from .layers import matches
             desc = next(obj.find_data("object_desc"), None) if obj is not None else None
             if desc is None:
                 desc = next(obj.find_data("obj_desc"), None) if obj is not None else None
-            pool = [p.id for p in state.permanents(player) if desc is not None and matches(state, player, desc, p.id, card)
-                    and not ("another" in words and p.id == card)]
-            if not pool:
+            if not any(desc is not None and matches(state, player, desc, p.id, card)
+                       and not ("another" in words and p.id == card) for p in state.permanents(player)):
                 raise IllegalChoice(f"activate {name}", f"nothing to sacrifice ({words})",
                                     Citation("Activating Activated Abilities", "602.2b"))
-            answer = decide(state, Decision.of(player, words, Citation("Activating Activated Abilities", "602.2b"),
-                                               [Option(f"sacrifice {state.cards[p].display_name}", p) for p in pool]),
-                            choose)
-            put_into_graveyard(state, answer.value, "sacrificed as a cost", Citation("Sacrifice", "701.21a"))
+            sacrifice_one(state, player, lambda p: desc is not None and matches(state, player, desc, p, card),
+                          words.removeprefix("sacrifice ").removeprefix("Sacrifice "), choose=choose,
+                          detail="sacrificed as a cost", citation=Citation("Activating Activated Abilities", "602.2b"),
+                          exclude=[card] if "another" in words else [])
         elif item.data == "cost_life":
             from ..instructions import lose_life
             from .selectors import amount_of

@@ -31,7 +31,9 @@ from .replacement import condition_holds
 
 _EVENT_VERBS = {"discover": EventKind.DISCOVER, "discovers": EventKind.DISCOVER, "scry": EventKind.SCRY,
                 "scries": EventKind.SCRY, "manifest dread": EventKind.MANIFEST_DREAD,
-                "manifests dread": EventKind.MANIFEST_DREAD, "explore": EventKind.EXPLORE}
+                "manifests dread": EventKind.MANIFEST_DREAD, "explore": EventKind.EXPLORE,
+                "surveil": EventKind.SURVEIL, "surveils": EventKind.SURVEIL,
+                "investigate": EventKind.INVESTIGATE, "investigates": EventKind.INVESTIGATE}
 
 
 def _event_node(ability: Ability) -> Tree[Token] | None:
@@ -150,6 +152,10 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
     if kind == "turned_face_up":
         return event.kind is EventKind.TURN_FACE_UP and ("you control" not in text(node) or event.player == controller)
     if kind == "sacrifice_event":
+        subtype = next((str(t) for t in node.children if isinstance(t, Token) and t.type == "SACRIFICED_SUBTYPE"), None)
+        if subtype is not None:             # "Whenever you sacrifice a Clue" (Tireless Tracker)
+            return (died and "sacrificed" in event.detail and _player_matches(_player_ref(node), event.player, controller)
+                    and any(c in state.cards and subtype in state.cards[c].oracle.subtypes for c in event.cards))
         return (died and "sacrificed" in event.detail and any(_was(state, c, "Creature") for c in event.cards)
                 and _player_matches(_player_ref(node), event.player, controller))
     if kind == "gains_life":
@@ -231,7 +237,12 @@ def _last_ref(state: GameState, card: int) -> ObjectRef:
 
 def ability_of(state: GameState, ability: TriggeredAbility) -> Ability:
     """The parsed line of the source's Oracle text this triggered or activated ability is."""
-    card = state.cards[ability.source.card]
+    card = state.cards.get(ability.source.card)
+    if card is None:
+        # Its source has ceased to exist (a Clue sacrificed to pay the cost): the ability is on the stack
+        # independently of it (Abilities — CR 113.7a), and is read from its own text.
+        from ..oracle import parse_card
+        return parse_card(ability.source_name, ability.ability).abilities[0]
     return next(a for a in card.oracle.parsed.abilities if a.line == ability.line)
 
 
