@@ -342,6 +342,7 @@ def put_counters(state: GameState, ctx: Context, node: Node, choose: Chooser) ->
     placed = False
     for card in cards:
         if state.zone_of(card) is state.battlefield:
+            ctx.it = card             # "Then that creature fights …" (Hunt the Weak)
             state.add_counters(card, kind, amount)
             state.emit(EventKind.COUNTER, ctx.controller, (card,), detail=f"{amount} {kind} counter(s)", amount=amount)
             placed = True
@@ -386,6 +387,15 @@ def destroy(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None
     regenerable = "can't be regenerated" not in text(node)
     for card in objects(state, ctx, _object_child(node)):
         destroy_permanent(state, ctx.controller, card, can_be_regenerated=regenerable)
+
+
+def fight(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Fight — CR 701.14, by the action's module: an illegal target means no fight (701.14b)."""
+    from ..actions.fight import fight as fight_action
+    sides = [c for c in node.children if isinstance(c, Tree)]
+    found = [objects(state, ctx, side) for side in sides]
+    fighters = [f[0] if f else None for f in found]
+    fight_action(state, ctx.controller, fighters[0], fighters[-1])
 
 
 def regenerate(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -605,18 +615,9 @@ def scry(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
 
 
 def surveil(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
-    n = _amount(node, ctx)
-    library = state.player(ctx.controller).library
-    for card in list(library.cards[:n]):
-        name = state.cards[card].display_name
-        answer = decide(state, Decision.of(ctx.controller, f"surveil {n}: {name} into the graveyard?",
-                                           Citation("Surveil", "701.25a"),
-                                           [Option(f"keep {name} on top", False),
-                                            Option(f"put {name} into graveyard", True)]), choose)
-        if answer.value:
-            state.move(card, state.player(ctx.controller).graveyard)
-            state.emit(EventKind.MOVE, ctx.controller, (card,), source=library.label,
-                       destination=state.player(ctx.controller).graveyard.label, citation=Citation("Surveil", "701.25a"))
+    """Surveil — CR 701.25a, by the action's module."""
+    from ..actions.surveil import surveil as surveil_action
+    surveil_action(state, ctx.controller, _amount(node, ctx), choose=choose)
 
 
 def counter_spell(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -854,7 +855,7 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "draw": draw, "destroy": destroy, "exile": exile, "bounce": bounce, "pump": pump, "gain_keyword": gain_keyword,
     "create_token": create_token, "search": search, "explore": explore, "discover": discover, "manifest": manifest,
     "cloak": cloak, "manifest_dread": manifest_dread, "mill": mill, "scry": scry, "surveil": surveil,
-    "counter_spell": counter_spell, "tap": tap, "untap": untap, "regenerate": regenerate, "sacrifice": sacrifice, "discard": discard,
+    "counter_spell": counter_spell, "tap": tap, "untap": untap, "regenerate": regenerate, "fight": fight, "sacrifice": sacrifice, "discard": discard,
     "reveal_hand": reveal_hand, "choose_from_hand": choose_from_hand, "investigate": investigate,
     "add_mana": add_mana, "look_top": look_top, "put_rest": put_rest, "shuffle": shuffle,
     "return_to_battlefield": return_to_battlefield, "return_to_hand": return_to_hand, "may": may,
