@@ -652,6 +652,21 @@ def sacrifice(state: GameState, ctx: Context, node: Node, choose: Chooser) -> No
         if state.zone_of(ctx.source) is state.battlefield and state.cards[ctx.source].controller == ctx.controller:
             sacrifice_permanent(state, ctx.controller, ctx.source)
         return
+    plural = next((str(t) for t in node.children if isinstance(t, Token) and t.type == "PLURAL_TYPE"), None)
+    if plural is not None:                # "Each player sacrifices two creatures." (Barter in Blood)
+        from .layers import TYPE_WORDS
+        count = amount_of(_child(node, "number"), ctx.x)
+        kind = TYPE_WORDS.get(plural.removesuffix("s"))
+        for player in players(state, ctx, node):
+            chosen: list[int] = []
+            for _ in range(count):
+                def of_kind(card: int) -> bool:
+                    return kind is None or kind in characteristics(state, card).types
+                one = sacrifice_one(state, player, of_kind, plural.removesuffix("s"), choose=choose, exclude=chosen)
+                if one is None:
+                    break
+                chosen.append(one)
+        return
     desc = find(node, "object_desc") or find(node, "obj_desc")
     if desc is None:
         raise Unimplemented(f"sacrifice {text(node)!r}")
@@ -678,6 +693,12 @@ def discard(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None
     for player in who:
         if words.endswith(("their hand", "your hand")):
             discard_hand(state, player)
+        elif target is not None and find(target, "all_desc") is not None:
+            from .layers import matches          # "… and discards all nonland cards" (Amnesia)
+            desc = find(target, "all_desc")
+            assert desc is not None
+            for card in [c for c in state.player(player).hand.cards if matches(state, player, desc, c)]:
+                discard_card(state, player, card, detail="discarded (all of them)")
         elif target is not None:
             if "chosen" in ctx.memory and ctx.memory["chosen"] is None:
                 continue                 # nothing was chosen: "that card" is no card

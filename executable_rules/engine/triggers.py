@@ -116,6 +116,9 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
         return (wanted.data == "land") == is_land and revealed is not None
     if kind == "keyword_event":
         verb = next((str(t) for t in node.children if isinstance(t, Token) and t.type == "EVENT_VERB"), "")
+        if verb in ("discards a card", "discard a card"):          # Discard — CR 701.9a (Liliana's Caress)
+            return (event.kind is EventKind.MOVE and event.detail.startswith("discarded")
+                    and _player_matches(_player_ref(node), event.player, controller))
         wanted_kind = _EVENT_VERBS.get(verb)
         return (wanted_kind is not None and event.kind is wanted_kind
                 and _player_matches(_player_ref(node), event.player, controller))
