@@ -398,6 +398,13 @@ def fight(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     fight_action(state, ctx.controller, fighters[0], fighters[-1])
 
 
+def goad(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Goad — CR 701.15a, by the action's module."""
+    from ..actions.goad import goad as goad_creature
+    for card in objects(state, ctx, _object_child(node)):
+        goad_creature(state, ctx.controller, card)
+
+
 def regenerate(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     """Regenerate — CR 701.19a, by the action's module: a shield for each object."""
     from ..actions.regenerate import regenerate as make_shield
@@ -876,7 +883,7 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "draw": draw, "destroy": destroy, "exile": exile, "bounce": bounce, "pump": pump, "gain_keyword": gain_keyword,
     "create_token": create_token, "search": search, "explore": explore, "discover": discover, "manifest": manifest,
     "cloak": cloak, "manifest_dread": manifest_dread, "mill": mill, "scry": scry, "surveil": surveil,
-    "counter_spell": counter_spell, "tap": tap, "untap": untap, "regenerate": regenerate, "fight": fight, "sacrifice": sacrifice, "discard": discard,
+    "counter_spell": counter_spell, "tap": tap, "untap": untap, "regenerate": regenerate, "fight": fight, "goad": goad, "sacrifice": sacrifice, "discard": discard,
     "reveal_hand": reveal_hand, "choose_from_hand": choose_from_hand, "investigate": investigate,
     "add_mana": add_mana, "look_top": look_top, "put_rest": put_rest, "shuffle": shuffle,
     "return_to_battlefield": return_to_battlefield, "return_to_hand": return_to_hand, "may": may,

@@ -102,6 +102,8 @@ def next_turn(state: GameState) -> None:
             state.set(p, "land_plays", 1)
     state.replace_list(state.continuous, [e for e in state.continuous
                                           if not (e.duration == "until your next turn")])
+    from ..actions.goad import end_goad
+    end_goad(state, following)
 
 
 def pass_to(state: GameState, step: str, turn: int | None = None, choose: Chooser = first_legal) -> None:
