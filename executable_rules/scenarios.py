@@ -43,7 +43,6 @@ from .actions.manifest_dread import manifest_dread
 from .actions.mill import mill
 from .actions.reveal import reveal
 from .actions.search import CardQuery, Find, search
-from .actions.shuffle import shuffle
 from .actions.villainous_choice import VillainousOption, face_villainous_choice
 from .card_pool import PROJECT_ROOT, CardPool, UnknownCard, load_card_pool
 from .choices import Chooser, Decision, Option, Scripted, decide, explore
@@ -534,7 +533,7 @@ STEP_KEYS: dict[str, set[str]] = {
     "discover": {"player", "n"}, "explore": {"permanent", "permanents"}, "manifest": {"player", "count", "card", "zone"},
     "cloak": {"player", "count", "card", "zone"}, "manifest_dread": {"player"},
     "villainous_choice": {"players", "player", "a", "b"}, "dredge": {"player", "card"}, "draw": {"player", "count"},
-    "shuffle": {"player"}, "mill": {"player", "count"}, "reveal": {"player", "zone", "top", "card"},
+    "mill": {"player", "count"}, "reveal": {"player", "zone", "top", "card"},
     "exile": {"player", "card", "zone"}, "cast": {"player", "card", "face", "x", "zone"},
     "turn_face_up": {"player", "card", "via"}, "move": {"card", "to", "player", "zone", "position"},
     "gain_control": {"card", "player"}, "put_triggers": set(), "resolve": set(),
@@ -618,8 +617,6 @@ def _run_step(run: ScenarioRun, step: dict[str, Any], choose: Chooser) -> None:
         dredge(state, player, run.card(step["card"]))
     elif do == "draw":
         draw(state, player, int(step.get("count", 1)), choose=choose)
-    elif do == "shuffle":
-        shuffle(state, player)
     elif do == "mill":
         mill(state, player, int(step.get("count", 1)))
     elif do == "reveal":

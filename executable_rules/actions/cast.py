@@ -50,6 +50,7 @@ KIND = "keyword action"
 JAPANESE = ("唱える",)
 SUBRULES = ("a", "b")
 SUMMARY = "Cast a card without paying its mana cost: choose its face, X = 0, targets and additional costs."
+OUT_OF_REACH: dict[str, str] = {}
 
 TARGET_KINDS = ("any", "creature", "artifact", "enchantment", "land", "planeswalker", "player",
                 "opponent", "permanent", "spell", "card")

@@ -78,6 +78,9 @@ def legal_targets(state: GameState, controller: str, spec: Node, source: int) ->
         found += players
         wanted = {"Creature", "Planeswalker", "Battle"} if kind == "any_target" else {"Planeswalker"}
         found += [state.ref(c.id) for c in state.permanents() if characteristics(state, c.id).types & wanted]
+    elif find(spec, "graveyard_cards") is not None:
+        # "any number of target cards from their graveyard" (Loaming Shaman): cards in graveyards
+        found += [state.ref(c) for p in state.players for c in p.graveyard.cards]
     else:
         desc = find(spec, "obj_desc")
         if desc is None:
@@ -129,7 +132,7 @@ def choose_targets(state: GameState, controller: str, specs: list[Node], source:
     chosen: list[Target | None] = []
     for spec in specs:
         legal = [t for t in legal_targets(state, controller, spec, source) if t not in chosen]
-        optional = "up to" in text(spec)
+        optional = "up to" in text(spec) or "any number of" in text(spec)   # the model chooses at most one
         if not legal:
             if optional:
                 chosen.append(None)
@@ -833,10 +836,27 @@ def put_this_way(state: GameState, ctx: Context, node: Node, choose: Chooser) ->
 
 
 def shuffle(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
-    from ..actions.shuffle import shuffle as shuffle_library
-    if "into" in text(node):
-        raise Unimplemented(f"{text(node)!r}")
-    shuffle_library(state, players(state, ctx, node)[0])
+    """Shuffle — CR 701.24a, by the action's module; "shuffle it into its owner's library" shuffles even when
+    it is no longer there (701.24c), "any number of target cards" even when none was targeted (701.24d)."""
+    from ..actions.shuffle import shuffle as shuffle_library, shuffle_into
+    words = text(node)
+    if "into" not in words:
+        shuffle_library(state, players(state, ctx, node)[0])
+        return
+    target = _object_child(node)
+    if target is not None and find(target, "graveyard_cards") is not None:
+        cards = objects(state, ctx, target)
+        shuffle_into(state, players(state, ctx, node)[0], cards, expected=[ZoneKind.GRAVEYARD])
+        return
+    if words.startswith(("shuffle it into", "shuffle ~ into")) or (target is not None and text(target) == "~"):
+        if ctx.trigger == "cards_to_graveyard" and ctx.event is not None and ctx.event.cards:
+            card, where = ctx.event.cards[0], [ZoneKind.GRAVEYARD]          # Guile: from the graveyard it went to
+        else:
+            card, where = ctx.source, [ZoneKind.STACK]                      # Black Sun's Zenith: the spell itself
+        if card in state.cards:
+            shuffle_into(state, state.cards[card].owner, [card], expected=where)
+        return
+    raise Unimplemented(f"{words!r}")
 
 
 def return_to_battlefield(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:

@@ -126,6 +126,9 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
         words = text(node)
         if event.kind not in (EventKind.MILL, EventKind.MOVE) or not (event.destination or "").endswith("graveyard"):
             return False
+        self_desc = _desc(node)
+        if self_desc is not None and any(isinstance(t, Token) and t.type == "SELF" for t in self_desc.children):
+            return source.id in event.cards        # "When ~ is put into a graveyard from anywhere" (Guile)
         if "from your library" in words and "library" not in (event.source or ""):
             return False
         if "your graveyard" in words and event.player != controller:
