@@ -57,6 +57,8 @@ def target_specs(body: Node) -> list[Node]:
             found.append(sub)
         elif sub.data in ("target_player", "target_opponent"):
             found.append(sub)
+        elif sub.data == "exchange_pair":          # "two target creatures": two targets of one phrase
+            found += [sub, sub]
     return found
 
 
@@ -78,6 +80,11 @@ def legal_targets(state: GameState, controller: str, spec: Node, source: int) ->
         found += players
         wanted = {"Creature", "Planeswalker", "Battle"} if kind == "any_target" else {"Planeswalker"}
         found += [state.ref(c.id) for c in state.permanents() if characteristics(state, c.id).types & wanted]
+    elif kind == "exchange_pair":
+        plural = next(str(t) for t in spec.children if isinstance(t, Token) and t.type == "PLURAL_TYPE")
+        wanted_type = plural.removesuffix("s").capitalize()
+        found += [state.ref(c.id) for c in state.permanents()
+                  if wanted_type == "Permanent" or wanted_type in characteristics(state, c.id).types]
     elif find(spec, "graveyard_cards") is not None:
         # "any number of target cards from their graveyard" (Loaming Shaman): cards in graveyards
         found += [state.ref(c) for p in state.players for c in p.graveyard.cards]
@@ -406,6 +413,25 @@ def goad(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     from ..actions.goad import goad as goad_creature
     for card in objects(state, ctx, _object_child(node)):
         goad_creature(state, ctx.controller, card)
+
+
+def exchange_control(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Exchange — CR 701.12a–b, by the action's module: both targets must still be legal."""
+    from ..actions.exchange import exchange_control as exchange
+    pair = _child(node, "exchange_pair")
+    chosen: list[int | None] = []
+    for spec, target in zip(ctx.specs, ctx.targets):
+        if spec is pair:
+            legal = isinstance(target, ObjectRef) and still_legal(state, ctx.controller, spec, target, ctx.source)
+            chosen.append(target.card if legal and isinstance(target, ObjectRef) else None)
+    exchange(state, ctx.controller, *(chosen + [None, None])[:2])
+
+
+def exchange_life(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"Exchange life totals with target opponent" (Exchange — CR 701.12c), by the action's module."""
+    from ..actions.exchange import exchange_life_totals
+    for other in players(state, ctx, node):
+        exchange_life_totals(state, ctx.controller, other)
 
 
 def regenerate(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -903,7 +929,8 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "draw": draw, "destroy": destroy, "exile": exile, "bounce": bounce, "pump": pump, "gain_keyword": gain_keyword,
     "create_token": create_token, "search": search, "explore": explore, "discover": discover, "manifest": manifest,
     "cloak": cloak, "manifest_dread": manifest_dread, "mill": mill, "scry": scry, "surveil": surveil,
-    "counter_spell": counter_spell, "tap": tap, "untap": untap, "regenerate": regenerate, "fight": fight, "goad": goad, "sacrifice": sacrifice, "discard": discard,
+    "counter_spell": counter_spell, "tap": tap, "untap": untap, "regenerate": regenerate, "fight": fight, "goad": goad, "exchange_control": exchange_control,
+    "exchange_life": exchange_life, "sacrifice": sacrifice, "discard": discard,
     "reveal_hand": reveal_hand, "choose_from_hand": choose_from_hand, "investigate": investigate,
     "add_mana": add_mana, "look_top": look_top, "put_rest": put_rest, "shuffle": shuffle,
     "return_to_battlefield": return_to_battlefield, "return_to_hand": return_to_hand, "may": may,
