@@ -43,7 +43,7 @@ OUT_OF_REACH = {
     "e": "the model has no attachments, so an exchanged card can't be attached to anything",
     "f": "no card of the model exchanges two zones",
     "g": "no card of the model exchanges two numerical values such as a life total and a creature's power",
-    "h": "text-changing effects (Exchange of Words, Text-Changing Effects — CR 612) aren't modelled",
+    "h": "text-changing effects (Text-Changing Effects — CR 612) aren't modelled, so Exchange of Words can't run",
 }
 
 STEP_KEYS = {"player", "control", "life"}
@@ -92,6 +92,11 @@ def exchange_life_totals(state: GameState, first: str, second: str) -> bool:
             else:
                 lose_life(state, player, -change, detail=detail)
     return True
+
+
+def exchange(state: GameState, player: str, first: int | None, second: int | None) -> bool:
+    """The action by its name: exchange control of two permanents (:func:`exchange_control`)."""
+    return exchange_control(state, player, first, second)
 
 
 def run_step(run: "ScenarioRun", step: dict[str, Any], player: str, choose: Chooser) -> None:
