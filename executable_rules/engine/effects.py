@@ -434,6 +434,34 @@ def exchange_life(state: GameState, ctx: Context, node: Node, choose: Chooser) -
         exchange_life_totals(state, ctx.controller, other)
 
 
+def double_power(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Double — CR 701.10b, by the action's module."""
+    from ..actions.double import double_power as double
+    for card in [c for c in objects(state, ctx, _object_child(node)) if state.zone_of(c) is state.battlefield]:
+        double(state, ctx.controller, card, source=ctx.name, duration=_duration(node))
+
+
+def double_life(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Double — CR 701.10d, by the action's module ("Double target player's life total.")."""
+    from ..actions.double import double_life as double
+    for player in players(state, ctx, node):
+        double(state, player)
+
+
+def double_counters(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Double — CR 701.10e, by the action's module."""
+    from ..actions.double import double_counters as double
+    kind = next(str(t) for t in node.children if isinstance(t, Token) and t.type == "COUNTER")
+    for card in [c for c in objects(state, ctx, _object_child(node)) if state.zone_of(c) is state.battlefield]:
+        double(state, ctx.controller, card, kind)
+
+
+def double_mana(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Double — CR 701.10f, by the action's module (Doubling Cube)."""
+    from ..actions.double import double_mana as double
+    double(state, ctx.controller)
+
+
 def regenerate(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     """Regenerate — CR 701.19a, by the action's module: a shield for each object."""
     from ..actions.regenerate import regenerate as make_shield
@@ -930,7 +958,8 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "create_token": create_token, "search": search, "explore": explore, "discover": discover, "manifest": manifest,
     "cloak": cloak, "manifest_dread": manifest_dread, "mill": mill, "scry": scry, "surveil": surveil,
     "counter_spell": counter_spell, "tap": tap, "untap": untap, "regenerate": regenerate, "fight": fight, "goad": goad, "exchange_control": exchange_control,
-    "exchange_life": exchange_life, "sacrifice": sacrifice, "discard": discard,
+    "exchange_life": exchange_life, "double_power": double_power, "double_life": double_life,
+    "double_counters": double_counters, "double_mana": double_mana, "sacrifice": sacrifice, "discard": discard,
     "reveal_hand": reveal_hand, "choose_from_hand": choose_from_hand, "investigate": investigate,
     "add_mana": add_mana, "look_top": look_top, "put_rest": put_rest, "shuffle": shuffle,
     "return_to_battlefield": return_to_battlefield, "return_to_hand": return_to_hand, "may": may,

@@ -256,7 +256,7 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
         event = Event(EventKind.NOTHING, player, (card,))
         on_stack = TriggeredAbility(state.ref(card), c.oracle.name, player, ability.text, event, line=ability.line,
                                     activated=True, x=x, targets=tuple(t for t in targets if t is not None))
-        if "add_mana" in ability.effects and not specs:                   # a mana ability: no stack (605.3a)
+        if ("add_mana" in ability.effects or "double_mana" in ability.effects) and not specs:   # a mana ability: no stack (605.3a)
             ctx = Context(card, player, name, [], [], event, x=x)
             run_body(state, ctx, body, choose)
             return

@@ -188,7 +188,8 @@ _EFFECTS = {
     "surveil", "counter_spell", "tap", "untap", "sacrifice", "discard", "add_mana", "look_top", "shuffle",
     "gain_keyword", "regenerate", "return_to_battlefield", "return_to_hand", "put_rest", "reveal_top", "transform",
     "fight", "goad", "investigate", "proliferate", "connive", "amass", "adapt", "put_onto_battlefield",
-    "prevent_damage", "gain_control", "copy_spell", "choose_mode", "put_this_way", "extra_land", "reveal_from_among", "reveal_hand", "choose_from_hand", "exchange_control", "exchange_life", "may", "conditional", "otherwise", "for_each",
+    "prevent_damage", "gain_control", "copy_spell", "choose_mode", "put_this_way", "extra_land", "reveal_from_among", "reveal_hand", "choose_from_hand", "exchange_control", "exchange_life", "double_power", "double_life",
+    "double_counters", "double_mana", "may", "conditional", "otherwise", "for_each",
 }
 _TRIGGERS = {
     "self_enters", "enters", "dies", "self_dies", "attacks", "self_attacks", "cast", "explores", "keyword_event",
