@@ -662,18 +662,8 @@ def _run_step(run: ScenarioRun, step: dict[str, Any], choose: Chooser) -> None:
         engine_stack.activate(state, player, run.card(step["card"]), str(step.get("ability", "")),
                               x=int(step.get("x", 0)), choose=choose)
     elif do == "play_land":
-        from .engine.replacement import enter_battlefield
-        card = run.card(step["card"], zone=f"{player}.hand")
-        p = state.player(player)
-        if not state.cards[card].is_land:
-            raise IllegalChoice(f"play {state.cards[card].display_name}", "only a land card is played",
-                                Citation("Lands", "305.1"))
-        if p.lands_played >= p.land_plays or state.active != player or "main" not in state.step or state.stack.cards:
-            raise IllegalChoice(f"play {state.cards[card].display_name}", "a player may play a land in their own main "
-                                f"phase with an empty stack, {p.land_plays} per turn ({p.lands_played} played)",
-                                Citation("Lands", "305.2"))
-        state.set(p, "lands_played", p.lands_played + 1)
-        enter_battlefield(state, card, player, choose=choose, detail="played (a special action: Lands — CR 305.1)")
+        from .actions.play import play_land
+        play_land(state, player, run.card(step["card"], zone=f"{player}.hand"), choose=choose)
     elif do == "tap":
         from .actions.tap_and_untap import tap_as_cost
         card = run.card(step["card"])

@@ -462,6 +462,13 @@ def double_mana(state: GameState, ctx: Context, node: Node, choose: Chooser) -> 
     double(state, ctx.controller)
 
 
+def transform(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Transform — CR 701.27c, by the action's module."""
+    from ..actions.transform import transform as transform_permanent
+    for card in objects(state, ctx, _object_child(node)):
+        transform_permanent(state, ctx.controller, card)
+
+
 def regenerate(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     """Regenerate — CR 701.19a, by the action's module: a shield for each object."""
     from ..actions.regenerate import regenerate as make_shield
@@ -957,7 +964,7 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "draw": draw, "destroy": destroy, "exile": exile, "bounce": bounce, "pump": pump, "gain_keyword": gain_keyword,
     "create_token": create_token, "search": search, "explore": explore, "discover": discover, "manifest": manifest,
     "cloak": cloak, "manifest_dread": manifest_dread, "mill": mill, "scry": scry, "surveil": surveil,
-    "counter_spell": counter_spell, "tap": tap, "untap": untap, "regenerate": regenerate, "fight": fight, "goad": goad, "exchange_control": exchange_control,
+    "counter_spell": counter_spell, "tap": tap, "untap": untap, "regenerate": regenerate, "fight": fight, "goad": goad, "transform": transform, "exchange_control": exchange_control,
     "exchange_life": exchange_life, "double_power": double_power, "double_life": double_life,
     "double_counters": double_counters, "double_mana": double_mana, "sacrifice": sacrifice, "discard": discard,
     "reveal_hand": reveal_hand, "choose_from_hand": choose_from_hand, "investigate": investigate,

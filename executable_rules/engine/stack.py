@@ -231,6 +231,10 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
              choose: Chooser = first_legal) -> None:
     """``player`` activates the ability of ``card`` whose text starts with ``which`` (its cost, e.g. ``{T}``)."""
     c = state.cards[card]
+    if state.controller_of(card) != player:
+        # Only an object's controller (its owner, if it has none) can activate its abilities (Activate — CR 701.2a).
+        raise IllegalChoice(f"activate {c.display_name}'s ability", f"only its controller, {state.controller_of(card)}, "
+                            "can activate its activated abilities", Citation("Activate", "701.2a"))
     wanted = which.casefold()
     found = [a for a in activated_abilities(state, card) if a.text.casefold().startswith(wanted)]
     if not found:
