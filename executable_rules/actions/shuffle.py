@@ -41,6 +41,8 @@ JAPANESE = ("切り直す",)
 SUBRULES = ("a", "b", "c", "d", "e")
 SUMMARY = "Randomize a library; an empty library can be shuffled and still triggers."
 OUT_OF_REACH = {
+    "c example 2": "Black Sun's Zenith cast with flashback (Recoup) is exiled instead of shuffled: flashback isn't "
+                   "modelled, and its \"Put X -1/-1 counters on each creature\" line isn't read by the grammar",
     "f": "no two effects of the model shuffle one library at the same time, so there is no simultaneous shuffle "
          "to trigger twice",
     "g": "the engine moves permanents one at a time, so Darksteel Colossus and Gravebane Zombie can't be put into "
