@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..choices import Chooser
+from ..choices import Chooser, Decision, Option, decide, first_legal
 from ..citation import Citation
-from ..model import EventKind, GameState
+from ..model import EventKind, GameState, ManaCost
 
 if TYPE_CHECKING:
     from ..scenarios import ScenarioRun
@@ -58,6 +58,26 @@ def counter(state: GameState, player: str, item: int) -> bool:
     state.delete_item(state.spells, item)
     put_into_graveyard(state, item, f"countered{paid}", Citation(KEYWORD, "701.6b" if paid else "701.6a"))
     return True
+
+
+def counter_unless_paid(state: GameState, player: str, item: int, cost: str, *, choose: Chooser = first_legal) -> bool:
+    """"Counter target spell unless its controller pays {3}" (Mana Leak): the spell's controller chooses whether to
+    pay (they can only if their mana and untapped mana sources cover it); return whether it was countered."""
+    from ..engine.mana import _plan, mana_sources, pay_mana
+    if item not in state.spells:
+        return False
+    spell = state.spells[item]
+    owes = ManaCost.parse(cost)
+    p = state.player(spell.controller)
+    able = _plan(p.mana, mana_sources(state, spell.controller), owes, 0) is not None
+    answer = decide(state, Decision.of(spell.controller, f"pay {owes} or {spell.face.name} is countered",
+                                       Citation(KEYWORD, "701.6a"),
+                                       [Option(f"pay {owes}", True, able, "" if able else f"can't pay {owes}"),
+                                        Option(f"don't pay {owes}", False)]), choose)
+    if answer.value:
+        pay_mana(state, spell.controller, owes, choose, f"{spell.face.name} (not to be countered)")
+        return False
+    return counter(state, player, item)
 
 
 def run_step(run: "ScenarioRun", step: dict[str, Any], player: str, choose: Chooser) -> None:

@@ -693,12 +693,14 @@ def surveil(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None
 
 def counter_spell(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     """Counter — CR 701.6a, by the action's module."""
-    from ..actions.counter import counter
-    if "unless" in text(node):
-        raise Unimplemented("counter … unless its controller pays")
+    from ..actions.counter import counter, counter_unless_paid
+    cost = _child(node, "mana_cost")
     for card in objects(state, ctx, _object_child(node)):
         if card in state.spells:
-            counter(state, ctx.controller, card)
+            if cost is not None:             # "… unless its controller pays {3}" (Mana Leak)
+                counter_unless_paid(state, ctx.controller, card, "".join(str(t) for t in cost.children), choose=choose)
+            else:
+                counter(state, ctx.controller, card)
 
 
 def tap(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
