@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from .choices import Chooser, Decision, Option, decide
+from .choices import Chooser
 from .citation import Citation
 from .model import EventKind, GameState
 
@@ -89,30 +89,14 @@ def perform(state: GameState, player: str, instruction: Instruction, choose: Cho
         from .actions.mill import mill
         mill(state, who, amount)
     elif verb == "sacrifice":
+        from .actions.sacrifice import sacrifice_one
         for _ in range(amount):
-            pool = [c for c in state.permanents(who) if not instruction.type or instruction.type in c.types]
-            if not pool:
-                state.emit(EventKind.NOTHING, who, detail=f"no {(instruction.type or 'permanent').lower()} to sacrifice",
-                           citation=citation)
+            kind = instruction.type
+            if sacrifice_one(state, who, lambda c: not kind or kind in state.cards[c].types,
+                             (kind or "permanent").lower(), choose=choose, citation=citation) is None:
                 break
-            answer = decide(state, Decision.of(who, instruction.describe(), citation,
-                                               [Option(f"sacrifice {c.display_name}", c.id) for c in pool]), choose)
-            name = state.cards[answer.value].display_name
-            state.move(answer.value, state.player(state.cards[answer.value].owner).graveyard)
-            state.emit(EventKind.MOVE, who, (answer.value,), names=(name,), source="battlefield",
-                       destination=state.zone_of(answer.value).label, detail="sacrificed")
     elif verb == "discard":
-        hand = state.player(who).hand
-        for _ in range(amount):
-            if not hand.cards:
-                state.emit(EventKind.NOTHING, who, detail="no card left to discard", citation=citation)
-                break
-            answer = decide(state, Decision.of(who, instruction.describe(), citation,
-                                               [Option(f"discard {state.cards[c].display_name}", c) for c in hand.cards]),
-                            choose)
-            name = state.cards[answer.value].display_name
-            state.move(answer.value, state.player(who).graveyard)
-            state.emit(EventKind.MOVE, who, (answer.value,), names=(name,), source=hand.label,
-                       destination=state.zone_of(answer.value).label, detail="discarded")
+        from .actions.discard import discard_cards
+        discard_cards(state, who, amount, choose=choose)
     else:
         raise ValueError(f"unknown instruction {verb!r}; use one of {', '.join(VERBS)}")

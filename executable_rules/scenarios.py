@@ -44,7 +44,6 @@ from .actions.manifest_dread import manifest_dread
 from .actions.mill import mill
 from .actions.reveal import reveal
 from .actions.search import CardQuery, Find, search
-from .actions.shuffle import shuffle
 from .actions.villainous_choice import VillainousOption, face_villainous_choice
 from .card_pool import PROJECT_ROOT, CardPool, UnknownCard, load_card_pool
 from .choices import Chooser, Decision, Option, Scripted, decide, explore
@@ -444,11 +443,14 @@ class ScenarioRun:
     def card(self, name: str, key: str = "card", zone: str | None = None) -> int:
         """A card named in the scenario (``Name#2`` is the second of that name in setup order)."""
         base, _, nth = name.partition("#")
-        if base not in self.setup.pool:
-            # A token created during the scenario ("Incubator Token"): the first permanent of that name.
-            made = [c.id for c in self.state.permanents() if c.display_name == base]
-            if made and not nth:
-                return made[0]
+        if base not in self.setup.pool or base.endswith(" Token"):
+            # A token created during the scenario ("Incubator Token", "Clue Token#2"): by name, on the battlefield.
+            made = [c for c in self.state.battlefield.cards
+                    if base in (self.state.cards[c].display_name, self.state.cards[c].oracle.name)]
+            if len(made) >= int(nth or 1):
+                return made[int(nth or 1) - 1]
+            if base.endswith(" Token") and base not in self.setup.pool:
+                raise self.fail(key, f"there is no {name!r} on the battlefield")
         oracle = self.setup.pool.find(base)
         ids = self.setup.names.get(oracle.name, [])
         if nth:
@@ -549,13 +551,13 @@ STEP_KEYS: dict[str, set[str]] = {
     "discover": {"player", "n"}, "explore": {"permanent", "permanents"}, "manifest": {"player", "count", "card", "zone"},
     "cloak": {"player", "count", "card", "zone"}, "manifest_dread": {"player"},
     "villainous_choice": {"players", "player", "a", "b"}, "dredge": {"player", "card"}, "draw": {"player", "count"},
-    "shuffle": {"player"}, "mill": {"player", "count"}, "reveal": {"player", "zone", "top", "card"},
+    "mill": {"player", "count"}, "reveal": {"player", "zone", "top", "card"},
     "exile": {"player", "card", "zone"}, "cast": {"player", "card", "face", "x", "zone"},
     "turn_face_up": {"player", "card", "via"}, "move": {"card", "to", "player", "zone", "position"},
     "gain_control": {"card", "player"}, "put_triggers": set(), "resolve": set(),
     "resolve_ability": {"name", "player", "targets", "effect"}, "exile_targets": set(),
     "choose_card": {"player", "zone", "remember", "not", "type"}, "choose_option": {"player", "options"},
-    "destroy": {"card", "player"}, "effect": {"name", "player"},
+    "effect": {"name", "player"},
     "cast_spell": {"player", "card", "face", "x", "zone", "targets", "without_paying", "alternative", "bestowed"},
     "activate": {"player", "card", "ability", "x", "targets"},
     "play_land": {"player", "card"},
@@ -633,8 +635,6 @@ def _run_step(run: ScenarioRun, step: dict[str, Any], choose: Chooser) -> None:
         dredge(state, player, run.card(step["card"]))
     elif do == "draw":
         draw(state, player, int(step.get("count", 1)), choose=choose)
-    elif do == "shuffle":
-        shuffle(state, player)
     elif do == "mill":
         mill(state, player, int(step.get("count", 1)))
     elif do == "reveal":
@@ -681,25 +681,12 @@ def _run_step(run: ScenarioRun, step: dict[str, Any], choose: Chooser) -> None:
         engine_stack.activate(state, player, run.card(step["card"]), str(step.get("ability", "")),
                               x=int(step.get("x", 0)), choose=choose)
     elif do == "play_land":
-        from .engine.replacement import enter_battlefield
-        card = run.card(step["card"], zone=f"{player}.hand")
-        p = state.player(player)
-        if not state.cards[card].is_land:
-            raise IllegalChoice(f"play {state.cards[card].display_name}", "only a land card is played",
-                                Citation("Lands", "305.1"))
-        if p.lands_played >= p.land_plays or state.active != player or "main" not in state.step or state.stack.cards:
-            raise IllegalChoice(f"play {state.cards[card].display_name}", "a player may play a land in their own main "
-                                f"phase with an empty stack, {p.land_plays} per turn ({p.lands_played} played)",
-                                Citation("Lands", "305.2"))
-        state.set(p, "lands_played", p.lands_played + 1)
-        enter_battlefield(state, card, player, choose=choose, detail="played (a special action: Lands — CR 305.1)")
+        from .actions.play import play_land
+        play_land(state, player, run.card(step["card"], zone=f"{player}.hand"), choose=choose)
     elif do == "tap":
+        from .actions.tap_and_untap import tap_as_cost
         card = run.card(step["card"])
-        if state.cards[card].tapped:
-            raise IllegalChoice(f"tap {state.cards[card].display_name}", "it is already tapped",
-                                Citation("Tap and Untap", "701.26a"))
-        state.set(state.cards[card], "tapped", True)
-        state.emit(EventKind.TAP, player, (card,), citation=Citation("Tap and Untap", "701.26a"))
+        tap_as_cost(state, player, card, f"tap {state.cards[card].display_name}")
     elif do == "resolve_stack":
         engine_turn.resolve_stack(state, choose)
     elif do == "priority":          # as a player would receive priority: state-based actions, then triggers (117.5)
@@ -739,15 +726,6 @@ def _run_step(run: ScenarioRun, step: dict[str, Any], choose: Chooser) -> None:
                                            options), choose)
         for instruction in answer.value:
             perform(state, player, instruction, choose)
-    elif do == "destroy":
-        card = run.card(step["card"])
-        c = state.cards[card]
-        if c.oracle.indestructible:
-            state.emit(EventKind.NOTHING, player, (card,), detail="indestructible: it isn't destroyed")
-        else:
-            state.move(card, state.player(c.owner).graveyard)
-            state.emit(EventKind.MOVE, player, (card,), source="battlefield", destination=f"{c.owner}'s graveyard",
-                       detail="destroyed")
     elif do == "effect":
         name = step["name"]
         state.append(state.effects, Effect(name, player, run.setup.pool.find(name).text if name in run.setup.pool else ""))
@@ -1106,7 +1084,8 @@ def run_scenario(scenario: Scenario, pool: CardPool | None = None, *, max_outcom
         try:
             exploration = explore(lambda s, c: scenario_steps(run)(s, _Wrap(c, recorder)), setup.state,
                                   max_outcomes=max_outcomes, max_seconds=max_seconds)
-        except (IllegalChoice, UnknownOption, ExplorationLimit) as e:
+        except (IllegalChoice, UnknownOption, ExplorationLimit, Unimplemented) as e:
+            # Exploring stops at the first run the model can't finish: a FAIL saying why, not a crash.
             return ScenarioResult(scenario, False, [f"{type(e).__name__}: {e}"], trace)
         first = exploration.outcomes[0].state
         trace += [e.describe() for e in first.events]

@@ -98,7 +98,8 @@ def test_examples_cards_and_rulings_are_linked(checks_db):
     examples = {r["scenario_id"]: r for r in db["scenario_examples"].rows_where("release = '20260417'")}
     assert {"search-701.23b-splinter-howling-mine", "search-701.23c-lobotomy-empty-hand",
             "search-701.23f-mindcensor-veteran-explorer", "lifelink-702.15e-example-ajanis-pridemate",
-            "convoke-702.51b-heartless-summoning-siege-wurm"} <= set(examples)
+            "convoke-702.51b-heartless-summoning-siege-wurm", "exchange-701.12a-one-target-destroyed",
+            "shuffle-701.24c-guile-exiled-in-response", "shuffle-701.24d-loaming-shaman-no-cards"} <= set(examples)
     by_id = {s.id: s for s in load_scenarios()}
     # Every link is the example the scenario's source names (rule and seq).
     assert all((r["rule_number"], r["seq"]) == (by_id[sid].source["rule"], by_id[sid].source["seq"])
@@ -161,8 +162,8 @@ def test_check_unknown_target():
     assert result.exit_code == 1
     assert result.output == ("Error: nothing matches '701.5x': give a rule number (701.57a), a keyword "
                              "(Discover, 発見) or a scenario id; `kb check` alone runs them all\n")
-    result = run_check("701.19b")      # Search's old number; 701.19 is Regenerate now
-    assert result.output == (f"Error: no scenario for 701.19b (Regenerate — CR 701.19 in the {NEWEST} CR); "
+    result = run_check("701.18d")      # Play's note on Oracle errata: nothing to run
+    assert result.output == (f"Error: no scenario for 701.18d (Play — CR 701.18 in the {NEWEST} CR); "
                              "try its keyword, e.g. `kb check discover`\n")
 
 

@@ -50,6 +50,7 @@ KIND = "keyword action"
 JAPANESE = ("唱える",)
 SUBRULES = ("a", "b")
 SUMMARY = "Cast a card without paying its mana cost: choose its face, X = 0, targets and additional costs."
+OUT_OF_REACH: dict[str, str] = {}
 
 TARGET_KINDS = ("any", "creature", "artifact", "enchantment", "land", "planeswalker", "player",
                 "opponent", "permanent", "spell", "card")
@@ -184,16 +185,18 @@ def cast_without_paying(state: GameState, player: str, card: int, *, face: str |
         for cost in spell_face.additional_costs:                         # 601.2h: mandatory costs paid
             if cost.optional:
                 continue
-            if cost.kind == "sacrifice":
+            if cost.kind == "sacrifice":                             # Sacrifice — CR 701.21a
                 pool = [p for p in state.permanents(player) if cost.type in p.types]
                 answer = decide(state, Decision.of(player, cost.description, Citation("Casting Spells", "601.2h"),
                                                    [Option(f"sacrifice {p.display_name}", p.id) for p in pool]), choose)
-                state.move(answer.value, state.player(state.cards[answer.value].owner).graveyard)
-            else:
+                from .sacrifice import sacrifice
+                sacrifice(state, player, answer.value, detail="sacrificed as an additional cost")
+            else:                                                      # Discard — CR 701.9a
                 hand = state.player(player).hand.cards
                 answer = decide(state, Decision.of(player, cost.description, Citation("Casting Spells", "601.2h"),
                                                    [Option(f"discard {state.cards[h].display_name}", h) for h in hand]), choose)
-                state.move(answer.value, state.player(player).graveyard)
+                from .discard import discard
+                discard(state, player, answer.value, detail="discarded as an additional cost")
             paid.append(f"{answer.label}")
         spell = Spell(card, player, spell_face, 0, True, kicked, targets, tuple(paid))
         state.set_item(state.spells, card, spell)

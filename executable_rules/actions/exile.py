@@ -21,6 +21,7 @@ KIND = "keyword action"
 JAPANESE = ("追放する",)
 SUBRULES = ("a",)
 SUMMARY = "Move an object to the exile zone."
+OUT_OF_REACH: dict[str, str] = {}
 
 
 def exile(state: GameState, player: str, card: int, *, detail: str = "") -> None:

@@ -78,7 +78,9 @@ def player_has_hexproof(state: GameState, player: str) -> bool:
                for a in c.oracle.parsed.abilities)
 
 
-def _source_colors(state: GameState, source: int) -> frozenset[str]:
+def _source_colors(state: GameState, source: int | None) -> frozenset[str]:
+    if source is None:
+        return frozenset()
     if source in state.spells:
         face = state.spells[source].face
         return frozenset(c for s in (face.mana_cost.symbols if face.mana_cost else ()) for c in s.split("/")
@@ -88,7 +90,7 @@ def _source_colors(state: GameState, source: int) -> frozenset[str]:
     return frozenset()
 
 
-def hexproof(state: GameState, controller: str, target: int | str, source: int) -> bool:
+def hexproof(state: GameState, controller: str, target: int | str, source: int | None) -> bool:
     """Whether hexproof stops ``controller``'s spell or ability ``source`` from targeting ``target``
     (a permanent's id, or a player's name)."""
     if isinstance(target, str):

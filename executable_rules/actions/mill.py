@@ -24,6 +24,11 @@ KIND = "keyword action"
 JAPANESE = ("切削する", "切削")
 SUBRULES = ("a", "b")
 SUMMARY = "Put the top N cards of a library into its owner's graveyard, as many as there are."
+OUT_OF_REACH = {
+    "c": "no effect the grammar reads refers back to \"the milled card\" to find it in the zone it went to",
+    "d": "no replacement effect of the model makes a player mill more cards than a single-card mill asks for, "
+         "so a question about \"the milled card\" never has several answers",
+}
 
 
 def mill(state: GameState, player: str, n: int, *, detail: str = "") -> list[int]:

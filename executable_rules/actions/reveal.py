@@ -25,6 +25,12 @@ KIND = "keyword action"
 JAPANESE = ("公開する",)
 SUBRULES = ("a", "b")
 SUMMARY = "Show cards to all players; they stay where they are."
+OUT_OF_REACH = {
+    "c": "the model keeps no lasting revealed state (Telepathy's \"play with their hands revealed\") and no "
+         "additional cost of revealing a card (Silvergill Adept), so the example of 701.20c can't be set up",
+    "d": "the model keeps no lasting revealed state, so there is nothing for a shuffle to end",
+    "e": "looking at cards is logged (a look event) but the model doesn't track which player knows which card",
+}
 
 
 def reveal(state: GameState, player: str, cards: Sequence[int], *, detail: str = "") -> None:

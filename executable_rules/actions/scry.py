@@ -1,9 +1,11 @@
-"""Scry — CR 701.22 (701.22a–b)
+"""Scry — CR 701.22 (701.22a–b, 701.22d)
 
 To scry N, a player looks at the top N cards of their library, then puts any
 number of them on the bottom of their library in any order and the rest on top
 in any order (701.22a). Scry 0 is no scry event at all: nothing is looked at and
-nothing that triggers on scrying triggers (701.22b).
+nothing that triggers on scrying triggers (701.22b). "Whenever you scry"
+abilities trigger once the scry is done, even if its library had fewer cards
+than N or none at all (701.22d).
 
 >>> from executable_rules.model import GameState, OracleCard, ZoneKind
 >>> from executable_rules.choices import Scripted
@@ -34,11 +36,10 @@ if TYPE_CHECKING:
 KEYWORD = "Scry"
 KIND = "keyword action"
 JAPANESE = ("占術を行う", "占術")
-SUBRULES = ("a", "b")
+SUBRULES = ("a", "b", "d")
 SUMMARY = "Look at the top N cards of your library; put any of them on the bottom, the rest back on top."
 OUT_OF_REACH = {
     "c": "several players scrying at once decide in APNAP order and move together: no card scries for two players",
-    "d": "the model has no \"whenever you scry\" triggers yet",
 }
 """Subrules the model doesn't run, each with the reason (the coverage test reads it)."""
 

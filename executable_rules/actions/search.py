@@ -66,6 +66,7 @@ JAPANESE = ("探す", "サーチ")
 SUBRULES = ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j")
 SUMMARY = ("Look through a zone and find cards: optional for a quality in a hidden zone, required for a "
            "quantity or in a public zone, impossible for an undefined quality.")
+OUT_OF_REACH: dict[str, str] = {}
 
 
 def cite(letter: str) -> Citation:

@@ -23,7 +23,7 @@ from ..errors import Unimplemented
 from ..model import ContinuousEffect, Event, EventKind, Face, FaceKind, GameState, Layout, ObjectRef, OracleCard, ZoneKind
 from .layers import characteristics, text, walk
 from .mana import add_mana as add, mana_choices
-from .replacement import condition_holds, enter_battlefield, put_into_graveyard
+from .replacement import condition_holds, enter_battlefield
 from .selectors import Node, amount_of, candidates, find, number_value, player_refs
 
 Target = ObjectRef | str
@@ -61,6 +61,8 @@ def target_specs(body: Node) -> list[Node]:
             # Support — CR 701.41a: "support N" is "… each of up to N (other) target creatures".
             number = next(sub.find_data("number"), None)
             found += [sub] * (number_value(text(number)) if number is not None else 1)
+        elif sub.data == "exchange_pair":          # "two target creatures": two targets of one phrase
+            found += [sub, sub]
     return found
 
 
@@ -86,19 +88,39 @@ def legal_targets(state: GameState, controller: str, spec: Node, source: int) ->
         found += players
         wanted = {"Creature", "Planeswalker", "Battle"} if kind == "any_target" else {"Planeswalker"}
         found += [state.ref(c.id) for c in state.permanents() if characteristics(state, c.id).types & wanted]
+    elif kind == "exchange_pair":
+        plural = next(str(t) for t in spec.children if isinstance(t, Token) and t.type == "PLURAL_TYPE")
+        wanted_type = plural.removesuffix("s").capitalize()
+        found += [state.ref(c.id) for c in state.permanents()
+                  if wanted_type == "Permanent" or wanted_type in characteristics(state, c.id).types]
+    elif find(spec, "graveyard_cards") is not None:
+        # "any number of target cards from their graveyard" (Loaming Shaman): cards in graveyards
+        found += [state.ref(c) for p in state.players for c in p.graveyard.cards]
     else:
         desc = find(spec, "obj_desc")
         if desc is None:
             return []
         if text(desc).split()[-1:] == ["spell"] or "spell" in text(desc):
-            found += [state.ref(c) for c in state.stack.cards if c in state.spells and c != source]
+            found += [state.ref(c) for c in state.stack.cards if c in state.spells and c != source
+                      and _spell_fits(text(desc), state.spells[c].face.types)]
         else:
             found += [state.ref(c) for c in candidates(state, controller, desc, source)
                       if not (kind == "target_other" and c == source)]
     return [t for t in found if _targetable(state, controller, t if isinstance(t, str) else t.card, source)]
 
 
-def _targetable(state: GameState, controller: str, target: int | str, source: int) -> bool:
+def _spell_fits(words: str, types: frozenset[str]) -> bool:
+    """"creature spell", "noncreature spell", "instant or sorcery spell": a spell's types on the stack."""
+    if "noncreature" in words:
+        return "Creature" not in types
+    if "creature spell" in words:
+        return "Creature" in types
+    if "instant or sorcery" in words:
+        return bool(types & {"Instant", "Sorcery"})
+    return True
+
+
+def _targetable(state: GameState, controller: str, target: int | str, source: int | None = None) -> bool:
     """Shroud — CR 702.18a, Hexproof — CR 702.11b–d and Protection — CR 702.16b, each stated in its keyword's module."""
     from ..actions.hexproof import hexproof
     from ..actions.protection import protection
@@ -124,7 +146,7 @@ def choose_targets(state: GameState, controller: str, specs: list[Node], source:
     chosen: list[Target | None] = []
     for spec in specs:
         legal = [t for t in legal_targets(state, controller, spec, source) if t not in chosen]
-        optional = "up to" in text(spec) or spec.data == "support"
+        optional = "up to" in text(spec) or "any number of" in text(spec) or spec.data == "support"
         if not legal:
             if optional:
                 chosen.append(None)
@@ -276,6 +298,9 @@ def deal_damage(state: GameState, ctx: Context, node: Node, choose: Chooser) -> 
     recipient = next((c for c in node.children if isinstance(c, Tree) and c.data in (
         "any_target", "each", "object", "you", "player_or_planeswalker", "each_opponent", "each_player",
         "that_player", "its_controller", "itself")), None)
+    wrapper = _child(node, "recipients")          # "… damage to target creature": an object under "recipients"
+    if recipient is None and wrapper is not None:
+        recipient = next((c for c in wrapper.children if isinstance(c, Tree)), None)
     if recipient is None:
         raise Unimplemented(f"damage to {text(node)!r}")
     source_name = state.cards[ctx.source].display_name if ctx.source in state.cards else ctx.name
@@ -283,6 +308,8 @@ def deal_damage(state: GameState, ctx: Context, node: Node, choose: Chooser) -> 
     for target in recipients(state, ctx, recipient):
         dealt += damage(state, ctx.controller, source_name, target, amount,
                         source=ctx.source if ctx.source in state.cards else None)
+        if isinstance(target, ObjectRef):
+            ctx.it = target.card      # "… Put a -1/-1 counter on that creature." (Puncture Bolt)
     if ctx.source in state.cards:
         lifelink(state, ctx.source, dealt)
 
@@ -394,6 +421,7 @@ def put_counters(state: GameState, ctx: Context, node: Node, choose: Chooser) ->
     placed = False
     for card in cards:
         if state.zone_of(card) is state.battlefield:
+            ctx.it = card             # "Then that creature fights …" (Hunt the Weak)
             state.add_counters(card, kind, amount)
             state.emit(EventKind.COUNTER, ctx.controller, (card,), detail=f"{amount} {kind} counter(s)", amount=amount)
             placed = True
@@ -433,14 +461,93 @@ def _cards(node: Node, ctx: Context) -> int:
 
 
 def destroy(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Destroy — CR 701.8a, by the action's module ("they can't be regenerated": Regenerate — CR 701.19c)."""
+    from ..actions.destroy import destroy as destroy_permanent
+    regenerable = "can't be regenerated" not in text(node)
     for card in objects(state, ctx, _object_child(node)):
-        if state.zone_of(card) is not state.battlefield:
-            continue
-        if "Indestructible" in characteristics(state, card).keywords:
-            state.emit(EventKind.NOTHING, ctx.controller, (card,), detail="indestructible: it isn't destroyed",
-                       citation=Citation("Indestructible", "702.12b"))
-            continue
-        put_into_graveyard(state, card, "destroyed", Citation("Destroy", "701.8a"))
+        destroy_permanent(state, ctx.controller, card, can_be_regenerated=regenerable)
+
+
+def fight(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Fight — CR 701.14, by the action's module: an illegal target means no fight (701.14b)."""
+    from ..actions.fight import fight as fight_action
+    sides = [c for c in node.children if isinstance(c, Tree)]
+    found = [objects(state, ctx, side) for side in sides]
+    fighters = [f[0] if f else None for f in found]
+    fight_action(state, ctx.controller, fighters[0], fighters[-1])
+
+
+def goad(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Goad — CR 701.15a, by the action's module."""
+    from ..actions.goad import goad as goad_creature
+    for card in objects(state, ctx, _object_child(node)):
+        goad_creature(state, ctx.controller, card)
+
+
+def exchange_control(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Exchange — CR 701.12a–b, by the action's module: both targets must still be legal."""
+    from ..actions.exchange import exchange_control as exchange
+    pair = _child(node, "exchange_pair")
+    chosen: list[int | None] = []
+    for spec, target in zip(ctx.specs, ctx.targets):
+        if spec is pair:
+            legal = isinstance(target, ObjectRef) and still_legal(state, ctx.controller, spec, target, ctx.source)
+            chosen.append(target.card if legal and isinstance(target, ObjectRef) else None)
+    exchange(state, ctx.controller, *(chosen + [None, None])[:2])
+
+
+def exchange_life(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"Exchange life totals with target opponent" (Exchange — CR 701.12c), by the action's module."""
+    from ..actions.exchange import exchange_life_totals
+    for other in players(state, ctx, node):
+        exchange_life_totals(state, ctx.controller, other)
+
+
+def double_power(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Double — CR 701.10b, by the action's module."""
+    from ..actions.double import double_power as double
+    for card in [c for c in objects(state, ctx, _object_child(node)) if state.zone_of(c) is state.battlefield]:
+        double(state, ctx.controller, card, source=ctx.name, duration=_duration(node))
+
+
+def double_life(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Double — CR 701.10d, by the action's module ("Double target player's life total.")."""
+    from ..actions.double import double_life as double
+    for player in players(state, ctx, node):
+        double(state, player)
+
+
+def double_counters(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Double — CR 701.10e, by the action's module."""
+    from ..actions.double import double_counters as double
+    kind = next(str(t) for t in node.children if isinstance(t, Token) and t.type == "COUNTER")
+    for card in [c for c in objects(state, ctx, _object_child(node)) if state.zone_of(c) is state.battlefield]:
+        double(state, ctx.controller, card, kind)
+
+
+def double_mana(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Double — CR 701.10f, by the action's module (Doubling Cube)."""
+    from ..actions.double import double_mana as double
+    double(state, ctx.controller)
+
+
+def transform(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Transform — CR 701.27c, by the action's module; an Incubator token's "Transform this token." by Incubate's
+    (Incubate — CR 701.53b)."""
+    from ..actions.incubate import is_incubator, transform_incubator
+    from ..actions.transform import transform as transform_permanent
+    for card in objects(state, ctx, _object_child(node)):
+        if is_incubator(state, card):
+            transform_incubator(state, card)
+        else:
+            transform_permanent(state, ctx.controller, card)
+
+
+def regenerate(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Regenerate — CR 701.19a, by the action's module: a shield for each object."""
+    from ..actions.regenerate import regenerate as make_shield
+    for card in objects(state, ctx, _object_child(node)):
+        make_shield(state, ctx.controller, card, source=ctx.name)
 
 
 def exile(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -510,17 +617,17 @@ def create_token(state: GameState, ctx: Context, node: Node, choose: Chooser) ->
     count = ctx.x if count_node is not None and text(count_node) == "x" else amount_of(count_node, ctx.x)
     desc = _child(node, "token_desc")
     assert desc is not None
+    from ..actions.create import create_tokens
     oracle = token_card(desc)
-    who = players(state, ctx, node)
-    for player in who:
-        for _ in range(count):
-            card = state.add_card(oracle, player, ZoneKind.BATTLEFIELD)
-            state.emit(EventKind.CREATE, player, (card,), destination="battlefield",
-                       detail=f"a {oracle.main.power}/{oracle.main.toughness} {' '.join(sorted(oracle.colors)) or 'colorless'} "
-                       f"{oracle.main.type_line} token" if oracle.main.power else f"a {oracle.main.type_line} token",
-                       citation=Citation("Create", "701.7a"))
-            state.emit(EventKind.MOVE, player, (card,), destination="battlefield", detail="a token enters",
-                       citation=Citation("Tokens", "111.1"))
+    for player in players(state, ctx, node):
+        create_tokens(state, player, oracle, count)
+
+
+def investigate(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Investigate — CR 701.16a, by the action's module; "Its controller investigates." (Fateful Absence)."""
+    from ..actions.investigate import investigate as investigate_action
+    for player in players(state, ctx, node):
+        investigate_action(state, player)
 
 
 def token_card(desc: Node) -> OracleCard:
@@ -529,14 +636,8 @@ def token_card(desc: Node) -> OracleCard:
     type_node = _child(desc, "token_type")
     type_words = text(type_node).split() if type_node is not None else []
     if "NAMETOKEN" in values:
-        name = values["NAMETOKEN"].capitalize()
-        types = frozenset({"Artifact"})
-        subtypes: tuple[str, ...] = (name,)
-        text_ = {"Treasure": "{T}, Sacrifice this artifact: Add one mana of any color.",
-                 "Food": "{2}, {T}, Sacrifice this artifact: You gain 3 life.",
-                 "Clue": "{2}, Sacrifice this artifact: Draw a card."}.get(name, "")
-        face = Face(f"{name} Token", None, types, subtypes, frozenset(), None, None, text_, FaceKind.NORMAL)
-        return OracleCard(face.name, Layout.NORMAL, (face,), is_token=True)
+        from ..actions.create import predefined_token
+        return predefined_token(values["NAMETOKEN"])
     subtypes = tuple(values.get("SUBTYPES", "").split())
     colors = frozenset(COLOR_LETTERS[w] for w in values.get("COLOR_LIST", "").split() if w in COLOR_LETTERS)
     power, _, toughness = values.get("PTVAL", "/").partition("/")
@@ -651,15 +752,6 @@ def incubate(state: GameState, ctx: Context, node: Node, choose: Chooser) -> Non
     """Incubate — CR 701.53a."""
     from ..actions.incubate import incubate as incubate_action
     incubate_action(state, ctx.controller, _amount(node, ctx), choose=choose)
-
-
-def transform(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
-    """"Transform this token." of an Incubator token (Incubate — CR 701.53b); other transforming cards aren't modelled."""
-    from ..actions.incubate import is_incubator, transform_incubator
-    for card in objects(state, ctx, _object_child(node)):
-        if not is_incubator(state, card):
-            raise Unimplemented(f"transform {state.cards[card].display_name}: only Incubator tokens transform here")
-        transform_incubator(state, card)
 
 
 def suspect(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -924,66 +1016,72 @@ def learn(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
 
 
 def surveil(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
-    n = _amount(node, ctx)
-    library = state.player(ctx.controller).library
-    for card in list(library.cards[:n]):
-        name = state.cards[card].display_name
-        answer = decide(state, Decision.of(ctx.controller, f"surveil {n}: {name} into the graveyard?",
-                                           Citation("Surveil", "701.25a"),
-                                           [Option(f"keep {name} on top", False),
-                                            Option(f"put {name} into graveyard", True)]), choose)
-        if answer.value:
-            state.move(card, state.player(ctx.controller).graveyard)
-            state.emit(EventKind.MOVE, ctx.controller, (card,), source=library.label,
-                       destination=state.player(ctx.controller).graveyard.label, citation=Citation("Surveil", "701.25a"))
+    """Surveil — CR 701.25a, by the action's module."""
+    from ..actions.surveil import surveil as surveil_action
+    surveil_action(state, ctx.controller, _amount(node, ctx), choose=choose)
 
 
 def counter_spell(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
-    cost = next((str(t) for t in node.children if isinstance(t, Token) and t.type == "WARD_COST"), None)
-    if cost is not None and ctx.event is not None:
+    """Counter — CR 701.6a, by the action's module; a ward trigger's "counter it unless …" by Ward's."""
+    ward_cost = next((str(t) for t in node.children if isinstance(t, Token) and t.type == "WARD_COST"), None)
+    if ward_cost is not None and ctx.event is not None:
         from ..actions.ward import ward                                     # Ward — CR 702.21a
-        ward(state, ctx.event, cost, choose)
+        ward(state, ctx.event, ward_cost, choose)
         return
-    if "unless" in text(node):
-        raise Unimplemented("counter … unless its controller pays")
+    from ..actions.counter import counter, counter_unless_paid
+    cost = _child(node, "mana_cost")
     for card in objects(state, ctx, _object_child(node)):
         if card in state.spells:
-            state.delete_item(state.spells, card)
-            state.move(card, state.player(state.cards[card].owner).graveyard)
-            state.emit(EventKind.MOVE, ctx.controller, (card,), source="stack", destination="graveyard",
-                       detail="countered", citation=Citation("Counter", "701.6a"))
+            if cost is not None:             # "… unless its controller pays {3}" (Mana Leak)
+                counter_unless_paid(state, ctx.controller, card, "".join(str(t) for t in cost.children), choose=choose)
+            else:
+                counter(state, ctx.controller, card)
 
 
 def tap(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Tap and Untap — CR 701.26a, by the action's module."""
+    from ..actions.tap_and_untap import tap as tap_permanent
     for card in objects(state, ctx, _object_child(node)):
-        if not state.cards[card].tapped:
-            state.set(state.cards[card], "tapped", True)
-            state.emit(EventKind.TAP, ctx.controller, (card,), citation=Citation("Tap and Untap", "701.26a"))
+        tap_permanent(state, ctx.controller, card)
 
 
 def untap(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Tap and Untap — CR 701.26b, by the action's module."""
+    from ..actions.tap_and_untap import untap as untap_permanent
     for card in objects(state, ctx, _object_child(node)):
-        if state.cards[card].tapped:
-            state.set(state.cards[card], "tapped", False)
-            state.emit(EventKind.UNTAP, ctx.controller, (card,), citation=Citation("Tap and Untap", "701.26a"))
+        untap_permanent(state, ctx.controller, card)
 
 
 def sacrifice(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """Sacrifice — CR 701.21a, by the action's module."""
+    from ..actions.sacrifice import sacrifice as sacrifice_permanent, sacrifice_one
     target = _object_child(node)
     if target is not None and text(target) == "~":
-        if state.zone_of(ctx.source) is state.battlefield:
-            put_into_graveyard(state, ctx.source, "sacrificed", Citation("Sacrifice", "701.21a"))
+        if state.zone_of(ctx.source) is state.battlefield and state.cards[ctx.source].controller == ctx.controller:
+            sacrifice_permanent(state, ctx.controller, ctx.source)
+        return
+    plural = next((str(t) for t in node.children if isinstance(t, Token) and t.type == "PLURAL_TYPE"), None)
+    if plural is not None:                # "Each player sacrifices two creatures." (Barter in Blood)
+        from .layers import TYPE_WORDS
+        count = amount_of(_child(node, "number"), ctx.x)
+        kind = TYPE_WORDS.get(plural.removesuffix("s"))
+        for player in players(state, ctx, node):
+            chosen: list[int] = []
+            for _ in range(count):
+                def of_kind(card: int) -> bool:
+                    return kind is None or kind in characteristics(state, card).types
+                one = sacrifice_one(state, player, of_kind, plural.removesuffix("s"), choose=choose, exclude=chosen)
+                if one is None:
+                    break
+                chosen.append(one)
         return
     desc = find(node, "object_desc") or find(node, "obj_desc")
     if desc is None:
         raise Unimplemented(f"sacrifice {text(node)!r}")
     for player in players(state, ctx, node):
-        pool = [c for c in state.permanents(player) if _matches_desc(state, player, desc, c.id, ctx.source)]
-        if not pool:
-            continue
-        answer = decide(state, Decision.of(player, f"sacrifice {text(desc)}", Citation("Sacrifice", "701.21a"),
-                                           [Option(f"sacrifice {c.display_name}", c.id) for c in pool]), choose)
-        put_into_graveyard(state, answer.value, "sacrificed", Citation("Sacrifice", "701.21a"))
+        def fits(card: int, who: str = player) -> bool:
+            return _matches_desc(state, who, desc, card, ctx.source)
+        sacrifice_one(state, player, fits, text(desc), choose=choose)
 
 
 def _matches_desc(state: GameState, controller: str, desc: Node, card: int, source: int) -> bool:
@@ -992,9 +1090,66 @@ def _matches_desc(state: GameState, controller: str, desc: Node, card: int, sour
 
 
 def discard(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
-    from ..instructions import Instruction, perform
+    """Discard — CR 701.9a–b, by the action's module: the player's choice, at random, their hand, or the card
+    another player chose ("You choose a nonland card from it. That player discards that card.")."""
+    from ..actions.discard import discard as discard_card, discard_cards, discard_hand
+    words = text(node)
+    target = _object_child(node)
+    who = players(state, ctx, node)
+    if _child(node, "that_player") is not None and "revealed hand" in ctx.memory:
+        who = [ctx.memory["revealed hand"]]       # "That player discards that card." after "… reveals their hand"
+    for player in who:
+        if words.endswith(("their hand", "your hand")):
+            discard_hand(state, player)
+        elif target is not None and find(target, "all_desc") is not None:
+            from .layers import matches          # "… and discards all nonland cards" (Amnesia)
+            desc = find(target, "all_desc")
+            assert desc is not None
+            for card in [c for c in state.player(player).hand.cards if matches(state, player, desc, c)]:
+                discard_card(state, player, card, detail="discarded (all of them)")
+        elif target is not None:
+            if "chosen" in ctx.memory and ctx.memory["chosen"] is None:
+                continue                 # nothing was chosen: "that card" is no card
+            for card in objects(state, ctx, target):
+                if state.zone_of(card) is state.player(player).hand:
+                    discard_card(state, player, card, detail=f"discarded (chosen by {ctx.controller})",
+                                 citation=Citation("Discard", "701.9b"))
+        else:
+            discard_cards(state, player, _cards(node, ctx), at_random="at random" in words, choose=choose)
+
+
+def reveal_hand(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"Target opponent reveals their hand" (Reveal — CR 701.20a, by the action's module)."""
+    from ..actions.reveal import reveal
     for player in players(state, ctx, node):
-        perform(state, player, Instruction("discard", _cards(node, ctx)), choose)
+        hand = state.player(player).hand
+        ctx.memory["revealed hand"] = player
+        if hand.cards:
+            reveal(state, player, list(hand.cards), detail="their hand")
+        else:
+            _note(state, ctx, f"{player} reveals an empty hand")
+
+
+def choose_from_hand(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"You choose a noncreature, nonland card from it": from the hand just revealed; "that card" is it."""
+    from .layers import TYPE_WORDS
+    player = ctx.memory.get("revealed hand")
+    if player is None:
+        raise Unimplemented(f"{text(node)!r} with no revealed hand")
+    quality = next(str(t) for t in node.children if isinstance(t, Token) and t.type == "CHOSEN_CARD")
+    words = quality.replace(",", " ").split()
+    excluded = {TYPE_WORDS[w[3:]] for w in words if w.startswith("non") and w[3:] in TYPE_WORDS}
+    wanted = {TYPE_WORDS[w] for w in words if w in TYPE_WORDS}
+    fits = [c for c in state.player(player).hand.cards if not state.cards[c].types & excluded
+            and (not wanted or state.cards[c].types & wanted)]
+    ctx.memory["chosen"] = None
+    if not fits:
+        _note(state, ctx, f"no {quality.removeprefix('a ').removeprefix('an ')} in it to choose")
+        return
+    answer = decide(state, Decision.of(ctx.controller, f"choose {quality} from {player}'s hand",
+                                       Citation("Discard", "701.9b"),
+                                       [Option(f"choose {state.cards[c].display_name}", c) for c in fits]), choose)
+    ctx.memory["chosen"] = ctx.it = answer.value
 
 
 def add_mana(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -1079,10 +1234,27 @@ def put_this_way(state: GameState, ctx: Context, node: Node, choose: Chooser) ->
 
 
 def shuffle(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
-    from ..actions.shuffle import shuffle as shuffle_library
-    if "into" in text(node):
-        raise Unimplemented(f"{text(node)!r}")
-    shuffle_library(state, players(state, ctx, node)[0])
+    """Shuffle — CR 701.24a, by the action's module; "shuffle it into its owner's library" shuffles even when
+    it is no longer there (701.24c), "any number of target cards" even when none was targeted (701.24d)."""
+    from ..actions.shuffle import shuffle as shuffle_library, shuffle_into
+    words = text(node)
+    if "into" not in words:
+        shuffle_library(state, players(state, ctx, node)[0])
+        return
+    target = _object_child(node)
+    if target is not None and find(target, "graveyard_cards") is not None:
+        cards = objects(state, ctx, target)
+        shuffle_into(state, players(state, ctx, node)[0], cards, expected=[ZoneKind.GRAVEYARD])
+        return
+    if words.startswith(("shuffle it into", "shuffle ~ into")) or (target is not None and text(target) == "~"):
+        if ctx.trigger == "cards_to_graveyard" and ctx.event is not None and ctx.event.cards:
+            card, where = ctx.event.cards[0], [ZoneKind.GRAVEYARD]          # Guile: from the graveyard it went to
+        else:
+            card, where = ctx.source, [ZoneKind.STACK]                      # Black Sun's Zenith: the spell itself
+        if card in state.cards:
+            shuffle_into(state, state.cards[card].owner, [card], expected=where)
+        return
+    raise Unimplemented(f"{words!r}")
 
 
 def return_to_battlefield(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -1167,11 +1339,14 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "draw": draw, "destroy": destroy, "exile": exile, "bounce": bounce, "pump": pump, "gain_keyword": gain_keyword,
     "create_token": create_token, "search": search, "explore": explore, "discover": discover, "manifest": manifest,
     "cloak": cloak, "manifest_dread": manifest_dread, "mill": mill, "scry": scry, "surveil": surveil,
-    "counter_spell": counter_spell, "tap": tap, "untap": untap, "sacrifice": sacrifice, "discard": discard,
+    "counter_spell": counter_spell, "tap": tap, "untap": untap, "regenerate": regenerate, "fight": fight, "goad": goad, "transform": transform, "exchange_control": exchange_control,
+    "exchange_life": exchange_life, "double_power": double_power, "double_life": double_life,
+    "double_counters": double_counters, "double_mana": double_mana, "sacrifice": sacrifice, "discard": discard,
+    "reveal_hand": reveal_hand, "choose_from_hand": choose_from_hand, "investigate": investigate,
     "add_mana": add_mana, "look_top": look_top, "put_rest": put_rest, "shuffle": shuffle,
     "return_to_battlefield": return_to_battlefield, "return_to_hand": return_to_hand, "may": may,
     "put_this_way": put_this_way, "extra_land": extra_land, "reveal_from_among": reveal_from_among,
-    "incubate": incubate, "transform": transform, "suspect": suspect, "forage": forage, "endure": endure,
+    "incubate": incubate, "suspect": suspect, "forage": forage, "endure": endure,
     "collect_evidence": collect_evidence, "ring_tempts": ring_tempts, "time_travel": time_travel, "blight": blight,
     "recruit": recruit, "earthbend": earthbend, "airbend": airbend, "harness": harness, "conditional": conditional,
     "otherwise": otherwise, "search_instead": search_instead,

@@ -99,6 +99,10 @@ def _once(state: GameState, choose: Chooser) -> int:
                     dying.append((card, "j", "the legend rule: put into its owner's graveyard"))
     for card, letter, why in dying:
         if state.zone_of(card) is state.battlefield:
-            put_into_graveyard(state, card, why, _cite(letter))
+            if letter == "g":                  # lethal damage destroys: regeneration may replace it (Destroy — CR 701.8b)
+                from ..actions.destroy import destroy
+                destroy(state, None, card, detail=why, citation=_cite(letter))
+            else:
+                put_into_graveyard(state, card, why, _cite(letter))
             done += 1
     return done

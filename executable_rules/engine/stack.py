@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
-from ..choices import Chooser, Decision, Option, decide, first_legal
+from ..choices import Chooser, first_legal
 from ..citation import Citation
 from ..errors import IllegalChoice, Unimplemented
 from ..model import Event, EventKind, Face, FaceKind, GameState, ManaCost, ObjectRef, Spell, TriggeredAbility, ZoneKind
@@ -356,6 +356,10 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
              choose: Chooser = first_legal) -> None:
     """``player`` activates the ability of ``card`` whose text starts with ``which`` (its cost, e.g. ``{T}``)."""
     c = state.cards[card]
+    if state.controller_of(card) != player:
+        # Only an object's controller (its owner, if it has none) can activate its abilities (Activate — CR 701.2a).
+        raise IllegalChoice(f"activate {c.display_name}'s ability", f"only its controller, {state.controller_of(card)}, "
+                            "can activate its activated abilities", Citation("Activate", "701.2a"))
     wanted = which.casefold()
     from .keyword_abilities import active_zones, keyword_title, printed_text
     found = [a for a in activated_abilities(state, card) if a.text.casefold().startswith(wanted)]
@@ -396,7 +400,7 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
         event = Event(EventKind.NOTHING, player, (card,))
         on_stack = TriggeredAbility(state.ref(card), c.oracle.name, player, ability.text, event, line=ability.line,
                                     activated=True, x=x, targets=tuple(t for t in targets if t is not None))
-        if "add_mana" in ability.effects and not specs:                   # a mana ability: no stack (605.3a)
+        if ("add_mana" in ability.effects or "double_mana" in ability.effects) and not specs:   # a mana ability: no stack (605.3a)
             ctx = Context(card, player, name, [], [], event, x=x)
             run_body(state, ctx, body, choose)
             return
@@ -423,32 +427,28 @@ def _pay_costs(state: GameState, player: str, card: int, costs: Tree[Token], cho
         if item.data == "mana_cost":
             symbols = [s for s in (str(t) for t in item.children) if s not in ("{T}", "{Q}")]
             if "{T}" in words:
-                if c.tapped:
-                    raise IllegalChoice(f"activate {name}", f"{c.display_name} is already tapped",
-                                        Citation("Activating Activated Abilities", "602.2b"))
-                state.set(c, "tapped", True)
-                state.emit(EventKind.TAP, player, (card,), detail="{T}: a cost",
-                           citation=Citation("Tap and Untap", "701.26a"))
+                from ..actions.tap_and_untap import tap_as_cost
+                tap_as_cost(state, player, card, f"activate {name}", detail="{T}: a cost")
             if symbols:
                 pay_mana(state, player, ManaCost.parse("".join(symbols)), choose, name, x)
         elif item.data == "cost_sacrifice":
             obj = next((ch for ch in item.children if isinstance(ch, Tree)), None)
+            from ..actions.sacrifice import sacrifice, sacrifice_one
             if obj is not None and text(obj) == "~":
-                put_into_graveyard(state, card, "sacrificed as a cost", Citation("Sacrifice", "701.21a"))
+                sacrifice(state, player, card, detail="sacrificed as a cost")
                 continue
             from .layers import matches
             desc = next(obj.find_data("object_desc"), None) if obj is not None else None
             if desc is None:
                 desc = next(obj.find_data("obj_desc"), None) if obj is not None else None
-            pool = [p.id for p in state.permanents(player) if desc is not None and matches(state, player, desc, p.id, card)
-                    and not ("another" in words and p.id == card)]
-            if not pool:
+            if not any(desc is not None and matches(state, player, desc, p.id, card)
+                       and not ("another" in words and p.id == card) for p in state.permanents(player)):
                 raise IllegalChoice(f"activate {name}", f"nothing to sacrifice ({words})",
                                     Citation("Activating Activated Abilities", "602.2b"))
-            answer = decide(state, Decision.of(player, words, Citation("Activating Activated Abilities", "602.2b"),
-                                               [Option(f"sacrifice {state.cards[p].display_name}", p) for p in pool]),
-                            choose)
-            put_into_graveyard(state, answer.value, "sacrificed as a cost", Citation("Sacrifice", "701.21a"))
+            sacrifice_one(state, player, lambda p: desc is not None and matches(state, player, desc, p, card),
+                          words.removeprefix("sacrifice ").removeprefix("Sacrifice "), choose=choose,
+                          detail="sacrificed as a cost", citation=Citation("Activating Activated Abilities", "602.2b"),
+                          exclude=[card] if "another" in words else [])
         elif item.data == "cost_discard" and text(item) in ("discard ~", "Discard ~"):
             owner = state.player(c.owner)
             source = state.zone_of(card).label

@@ -34,7 +34,9 @@ from .replacement import condition_holds
 _EVENT_VERBS = {"discover": EventKind.DISCOVER, "discovers": EventKind.DISCOVER, "scry": EventKind.SCRY,
                 "scries": EventKind.SCRY, "manifest dread": EventKind.MANIFEST_DREAD,
                 "manifests dread": EventKind.MANIFEST_DREAD, "explore": EventKind.EXPLORE,
-                "collect evidence": EventKind.COLLECT_EVIDENCE, "collects evidence": EventKind.COLLECT_EVIDENCE}
+                "collect evidence": EventKind.COLLECT_EVIDENCE, "collects evidence": EventKind.COLLECT_EVIDENCE,
+                "surveil": EventKind.SURVEIL, "surveils": EventKind.SURVEIL,
+                "investigate": EventKind.INVESTIGATE, "investigates": EventKind.INVESTIGATE}
 
 
 def _event_node(ability: Ability) -> Tree[Token] | None:
@@ -131,6 +133,9 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
         return (wanted.data == "land") == is_land and revealed is not None
     if kind == "keyword_event":
         verb = next((str(t) for t in node.children if isinstance(t, Token) and t.type == "EVENT_VERB"), "")
+        if verb in ("discards a card", "discard a card"):          # Discard — CR 701.9a (Liliana's Caress)
+            return (event.kind is EventKind.MOVE and event.detail.startswith("discarded")
+                    and _player_matches(_player_ref(node), event.player, controller))
         wanted_kind = _EVENT_VERBS.get(verb)
         return (wanted_kind is not None and event.kind is wanted_kind
                 and _player_matches(_player_ref(node), event.player, controller))
@@ -138,6 +143,9 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
         words = text(node)
         if event.kind not in (EventKind.MILL, EventKind.MOVE) or not (event.destination or "").endswith("graveyard"):
             return False
+        self_desc = _desc(node)
+        if self_desc is not None and any(isinstance(t, Token) and t.type == "SELF" for t in self_desc.children):
+            return source.id in event.cards        # "When ~ is put into a graveyard from anywhere" (Guile)
         if "from your library" in words and "library" not in (event.source or ""):
             return False
         if "your graveyard" in words and event.player != controller:
@@ -171,6 +179,10 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
     if kind == "turned_face_up":
         return event.kind is EventKind.TURN_FACE_UP and ("you control" not in text(node) or event.player == controller)
     if kind == "sacrifice_event":
+        subtype = next((str(t) for t in node.children if isinstance(t, Token) and t.type == "SACRIFICED_SUBTYPE"), None)
+        if subtype is not None:             # "Whenever you sacrifice a Clue" (Tireless Tracker)
+            return (died and "sacrificed" in event.detail and _player_matches(_player_ref(node), event.player, controller)
+                    and any(c in state.cards and subtype in state.cards[c].oracle.subtypes for c in event.cards))
         return (died and "sacrificed" in event.detail and any(_was(state, c, "Creature") for c in event.cards)
                 and _player_matches(_player_ref(node), event.player, controller))
     if kind == "deals_combat_damage":
@@ -300,7 +312,12 @@ def ability_of(state: GameState, ability: TriggeredAbility) -> Ability:
         # its own text, as a "when ~ dies" ability of its source (whose "it" is that card).
         from ..oracle import parse_card
         return parse_card(ability.source_name, f"When ~ dies, {ability.ability.split(', ', 1)[1]}").abilities[0]
-    card = state.cards[ability.source.card]
+    card = state.cards.get(ability.source.card)
+    if card is None:
+        # Its source has ceased to exist (a Clue sacrificed to pay the cost): the ability is on the stack
+        # independently of it (Abilities — CR 113.7a), and is read from its own text.
+        from ..oracle import parse_card
+        return parse_card(ability.source_name, ability.ability).abilities[0]
     return next(a for a in abilities_of(card.oracle) if a.line == ability.line)
 
 

@@ -75,8 +75,8 @@ def _begin_step(state: GameState, step: str, choose: Chooser) -> None:
                 continue
             if card.tapped and not any(a.static == "doesnt_untap" for a in card.oracle.parsed.abilities
                                        if not card.face_down):
-                state.set(card, "tapped", False)
-                state.emit(EventKind.UNTAP, active, (card.id,), citation=Citation("Untap Step", "502.3"))
+                from ..actions.tap_and_untap import untap
+                untap(state, active, card.id, citation=Citation("Untap Step", "502.3"))
     whose = "your" if active == "you" else f"{active}'s"
     state.emit(EventKind.STEP, active, detail=f"{step} (turn {state.turn}, {whose} turn)",
                citation=Citation("Turn Structure", "500.1"))
@@ -115,6 +115,8 @@ def next_turn(state: GameState) -> None:
             state.set(p, "land_plays", 1)
     state.replace_list(state.continuous, [e for e in state.continuous
                                           if not (e.duration == "until your next turn")])
+    from ..actions.goad import end_goad
+    end_goad(state, following)
 
 
 def pass_to(state: GameState, step: str, turn: int | None = None, choose: Chooser = first_legal) -> None:

@@ -203,6 +203,8 @@ _EFFECTS = {
     "incubate", "suspect", "forage", "endure", "collect_evidence", "ring_tempts", "time_travel", "blight", "recruit",
     "earthbend", "airbend", "harness", "search_instead",
     "cascade",
+    "prevent_damage", "gain_control", "copy_spell", "choose_mode", "put_this_way", "extra_land", "reveal_from_among", "reveal_hand", "choose_from_hand", "exchange_control", "exchange_life", "double_power", "double_life",
+    "double_counters", "double_mana", "may", "conditional", "otherwise", "for_each",
 }
 _TRIGGERS = {
     "self_enters", "enters", "dies", "self_dies", "attacks", "self_attacks", "cast", "explores", "keyword_event",
@@ -241,9 +243,10 @@ def parse_line(line: str, name: str, number: int = 1) -> Ability:
         return Ability("keyword" if line.strip() else "spell", "", number)   # reminder text only (a basic land's)
     error = ""
     top: Tree[Token] | None = None
+    parser = _parser()   # a broken grammar (a rule defined twice) raises here, never reads as "unparsed"
     for start in _candidates(text):
         try:
-            top = _parser().parse(text, start=start)
+            top = parser.parse(text, start=start)
             break
         except LarkError as e:
             error = error or f"as {start.replace('_', ' ')}: " + str(e).split("\n")[0][:200]
