@@ -20,7 +20,7 @@ from ..model import GameState
 
 KEYWORD = 'Abandon'
 KIND = "keyword action"
-JAPANESE = ('破棄', '破棄する')
+JAPANESE = ("破棄する", "破棄")
 SUBRULES: tuple[str, ...] = ()
 SUMMARY = "Turn a face-up ongoing scheme face down and put it on the bottom of its owner's scheme deck."
 OUT_OF_REACH = {

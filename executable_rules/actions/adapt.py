@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 KEYWORD = "Adapt"
 KIND = "keyword action"
-JAPANESE = ("順応", "順応を行う")
+JAPANESE = ("順応を行う", "順応")
 SUBRULES = ("a",)
 SUMMARY = "If this permanent has no +1/+1 counters on it, put N +1/+1 counters on it."
 OUT_OF_REACH: dict[str, str] = {}

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 KEYWORD = "Amass"
 KIND = "keyword action"
-JAPANESE = ("動員", "動員を行う")
+JAPANESE = ("動員を行う", "動員")
 SUBRULES = ("a", "b", "c", "d")
 SUMMARY = "Create a 0/0 Army token if you have no Army; put N +1/+1 counters on an Army you control."
 OUT_OF_REACH: dict[str, str] = {}

@@ -20,7 +20,7 @@ from ..model import GameState
 
 KEYWORD = 'Assemble'
 KIND = "keyword action"
-JAPANESE = ('組み立て', '組み立てる')
+JAPANESE = ("組み立てる", "組み立て")
 SUBRULES: tuple[str, ...] = ()
 SUMMARY = 'Put a Contraption from your Contraption deck onto the battlefield (Unstable; Steamflogger Boss).'
 OUT_OF_REACH = {

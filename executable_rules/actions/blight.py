@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 KEYWORD = "Blight"
 KIND = "keyword action"
-JAPANESE = ("枯朽", "枯朽を行う")
+JAPANESE = ("枯朽を行う", "枯朽")
 SUBRULES = ("a", "b", "c", "d")
 SUMMARY = "Put N -1/-1 counters on a creature you control."
 OUT_OF_REACH: dict[str, str] = {}

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 KEYWORD = "Bolster"
 KIND = "keyword action"
-JAPANESE = ("鼓舞", "鼓舞を行う")
+JAPANESE = ("鼓舞を行う", "鼓舞")
 SUBRULES = ("a",)
 SUMMARY = "Put N +1/+1 counters on a creature you control with the least toughness."
 OUT_OF_REACH: dict[str, str] = {}

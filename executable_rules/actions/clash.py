@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 KEYWORD = "Clash"
 KIND = "keyword action"
-JAPANESE = ("激突", "激突を行う")
+JAPANESE = ("激突を行う", "激突")
 SUBRULES = ("a", "b", "c", "d")
 SUMMARY = "Reveal the top card of your library (you may put it on the bottom); the higher mana value wins."
 OUT_OF_REACH: dict[str, str] = {}

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 KEYWORD = "Collect Evidence"
 KIND = "keyword action"
-JAPANESE = ("証拠収集", "証拠収集を行う")
+JAPANESE = ("証拠収集を行う", "証拠収集")
 SUBRULES = ("a", "b", "c")
 SUMMARY = "Exile any number of cards from your graveyard with total mana value N or greater."
 OUT_OF_REACH: dict[str, str] = {}

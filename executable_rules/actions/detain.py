@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 KEYWORD = "Detain"
 KIND = "keyword action"
-JAPANESE = ("留置", "留置する")
+JAPANESE = ("留置する", "留置")
 SUBRULES = ("a",)
 SUMMARY = "Until your next turn, the permanent can't attack or block and its activated abilities can't be activated."
 OUT_OF_REACH: dict[str, str] = {}

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 KEYWORD = "Endure"
 KIND = "keyword action"
-JAPANESE = ("闘魂", "闘魂を行う")
+JAPANESE = ("闘魂を行う", "闘魂")
 SUBRULES = ("a", "b")
 SUMMARY = "Put N +1/+1 counters on the permanent, or else its controller creates an N/N white Spirit creature token."
 OUT_OF_REACH: dict[str, str] = {}

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 KEYWORD = "Exert"
 KIND = "keyword action"
-JAPANESE = ("督励", "督励する")
+JAPANESE = ("督励する", "督励")
 SUBRULES = ("a", "b", "c")
 SUMMARY = "Choose to have a permanent not untap during your next untap step."
 OUT_OF_REACH = {

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 KEYWORD = "Fateseal"
 KIND = "keyword action"
-JAPANESE = ("消術", "消術を行う")
+JAPANESE = ("消術を行う", "消術")
 SUBRULES = ("a",)
 SUMMARY = "Look at the top N cards of an opponent's library; put any of them on the bottom, the rest on top."
 OUT_OF_REACH: dict[str, str] = {}

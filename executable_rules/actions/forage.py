@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 KEYWORD = "Forage"
 KIND = "keyword action"
-JAPANESE = ("給餌", "給餌する")
+JAPANESE = ("給餌する", "給餌")
 SUBRULES = ("a",)
 SUMMARY = "Exile three cards from your graveyard or sacrifice a Food."
 OUT_OF_REACH: dict[str, str] = {}

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 KEYWORD = "Harness"
 KIND = "keyword action"
-JAPANESE = ("装着", "装着する")
+JAPANESE = ("装着する", "装着")
 SUBRULES = ("a", "b")
 SUMMARY = "If this permanent isn't harnessed, it becomes harnessed (a designation kept until it leaves)."
 OUT_OF_REACH: dict[str, str] = {}

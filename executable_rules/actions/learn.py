@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 KEYWORD = "Learn"
 KIND = "keyword action"
-JAPANESE = ("履修", "履修を行う")
+JAPANESE = ("履修を行う", "履修")
 SUBRULES = ("a",)
 SUMMARY = "Discard a card to draw a card, or put a Lesson card from outside the game into your hand, or neither."
 OUT_OF_REACH: dict[str, str] = {}

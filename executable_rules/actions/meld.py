@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 KEYWORD = "Meld"
 KIND = "keyword action"
-JAPANESE = ("合体", "合体する")
+JAPANESE = ("合体する", "合体")
 SUBRULES = ("b", "c")
 SUMMARY = "Put the two cards of a meld pair onto the battlefield back faces up, combined into one permanent."
 OUT_OF_REACH = {

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 KEYWORD = "Monstrosity"
 KIND = "keyword action"
-JAPANESE = ("怪物化", "怪物化を行う")
+JAPANESE = ("怪物化を行う", "怪物化")
 SUBRULES = ("a", "b", "c")
 SUMMARY = "If this permanent isn't monstrous, put N +1/+1 counters on it and it becomes monstrous."
 OUT_OF_REACH: dict[str, str] = {}

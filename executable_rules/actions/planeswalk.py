@@ -21,7 +21,7 @@ from ..model import GameState
 
 KEYWORD = 'Planeswalk'
 KIND = "keyword action"
-JAPANESE = ('プレインズウォーク', 'プレインズウォークする')
+JAPANESE = ("プレインズウォークする", "プレインズウォーク")
 SUBRULES: tuple[str, ...] = ()
 SUMMARY = "Put the face-up plane on the bottom of its owner's planar deck and turn the top of your planar deck face up."
 OUT_OF_REACH = {

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 KEYWORD = "Populate"
 KIND = "keyword action"
-JAPANESE = ("居住", "居住する")
+JAPANESE = ("居住する", "居住")
 SUBRULES = ("a", "b")
 SUMMARY = "Create a token that's a copy of a creature token you control."
 OUT_OF_REACH: dict[str, str] = {}

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 KEYWORD = "Proliferate"
 KIND = "keyword action"
-JAPANESE = ("増殖", "増殖を行う")
+JAPANESE = ("増殖を行う", "増殖")
 SUBRULES = ("a",)
 SUMMARY = "Choose any permanents and players with counters; give each one more counter of each kind it has."
 OUT_OF_REACH = {

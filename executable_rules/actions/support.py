@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 KEYWORD = "Support"
 KIND = "keyword action"
-JAPANESE = ("支援", "支援を行う")
+JAPANESE = ("支援を行う", "支援")
 SUBRULES = ("a",)
 SUMMARY = "Put a +1/+1 counter on each of up to N other target creatures (any N targets for a spell)."
 OUT_OF_REACH: dict[str, str] = {}

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 KEYWORD = "Time Travel"
 KIND = "keyword action"
-JAPANESE = ("タイムトラベル", "タイムトラベルを行う")
+JAPANESE = ("タイムトラベルを行う", "タイムトラベル")
 SUBRULES = ("a",)
 SUMMARY = "For any number of your permanents and suspended cards with time counters, add or remove a time counter."
 OUT_OF_REACH: dict[str, str] = {}

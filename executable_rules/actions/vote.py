@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 KEYWORD = "Vote"
 KIND = "keyword action"
-JAPANESE = ("投票", "投票する")
+JAPANESE = ("投票する", "投票")
 SUBRULES = ("a", "b", "d")
 SUMMARY = "Starting with a given player and in turn order, each player chooses one of the listed choices."
 OUT_OF_REACH = {
