@@ -861,20 +861,18 @@ WARM_SECONDS = 120.0   # how long a run waits for the engine to load before answ
 
 
 def warm(datasette: Any = None) -> None:
-    """Load the card pool and scenarios, then read every card's Oracle text (the ``startup`` hook calls
-    this in a thread): the grammar takes seconds to build and each card's lines a moment to parse, which
-    must not count against a run's time limit."""
+    """Load the card pool and scenarios, then build the Oracle grammar (the ``startup`` hook calls this in a
+    thread): building it takes seconds, which must not count against a run's time limit. Cards are parsed
+    by the runs that use them (a few lines each): parsing them all here would hold the interpreter for
+    seconds while the first pages are asked for."""
     if datasette is not None:
         configure(datasette)
     _warming_started.set()
     try:
         lib = library()
         if lib.pool is not None:
-            for card in list(lib.pool.cards.values()):
-                try:
-                    card.parsed
-                except Exception:  # a line the engine can't read is reported by the run that meets it
-                    pass
+            from executable_rules.oracle.parser import parse_line
+            parse_line("Flying", "warm-up")
     finally:
         _warmed.set()
 
