@@ -70,11 +70,13 @@ def _names_of(conn, path: str | None) -> _Names:
     key = path or f"memory:{id(conn)}"
     found = _names.get(key)
     if found is None:
-        # No ORDER BY: a sort of 65,000 rows in SQLite can run past a page's time limit on a busy machine.
-        rows = conn.execute("select key, alias, lang, card_id, kind from card_aliases").fetchall()
-        found = _Names(rows)
-        with _lock:
-            _names[key] = found
+        with _lock:   # read once: a second caller waits for the first instead of reading it again
+            found = _names.get(key)
+            if found is None:
+                # No ORDER BY: a sort of 65,000 rows in SQLite can run past a page's time limit on a busy machine.
+                rows = conn.execute("select key, alias, lang, card_id, kind from card_aliases").fetchall()
+                found = _Names(rows)
+                _names[key] = found
     return found
 
 

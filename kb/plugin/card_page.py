@@ -69,6 +69,8 @@ async def card_view(datasette, request):
                                     title="Card")
     db = datasette.get_database()
     try:
+        # The card-name index (65,000 names, seconds to read on a fresh server) outside the page's time limit.
+        await db.execute_fn(lambda conn, path=db.path: cards_lib.has_cards(conn) and cards_lib._names_of(conn, path))
         match, data = await cached_read(db, ("card", cards_lib.lookup_key(name)), lambda conn: _find(conn, db.path, name))
     except cards_lib.CardNotFound as e:
         if as_json:
