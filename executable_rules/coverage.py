@@ -87,7 +87,7 @@ def example_reasons(module: Any) -> dict[tuple[str, int | None], str]:
         named = example_key(key)
         if named:
             found[named] = reason
-    # The same said as EXAMPLES_OUT_OF_REACH = {("702.22h", 1): reason} (full number, seq).
+    # The same said as EXAMPLES_OUT_OF_REACH = {(number, seq): reason} (the example of Banding — CR 702.22h).
     # A module of a whole rule (702, letters such as "1b") keeps the number; a keyword's module, the letter.
     whole_rule = any(x[:1].isdigit() for x in getattr(module, "SUBRULES", ()))
     for (number, seq), reason in getattr(module, "EXAMPLES_OUT_OF_REACH", {}).items():
