@@ -259,4 +259,5 @@ def test_unknown_action():
     with pytest.raises(UnknownAction) as e:
         find_action("serch")
     assert str(e.value).startswith("no action 'serch'; did you mean 'search'? Actions: ")
-    assert "cast, cloak" in str(e.value) and "discover" in str(e.value)
+    listed = str(e.value).split("Actions: ", 1)[1].split(", ")
+    assert {"cast", "cloak", "discover", "search"} <= set(listed) and listed == sorted(listed)

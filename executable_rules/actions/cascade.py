@@ -47,7 +47,7 @@ MEANS = "When you cast this spell, cascade."
 
 
 def cascade(state: GameState, player: str, mana_value: int, *, choose: Chooser = first_legal) -> None:
-    """Cascade for a spell of ``mana_value`` (its value as it was cast: 702.85a)."""
+    """Cascade — CR 702.85a for a spell of ``mana_value`` (its value as it was cast)."""
     from ..actions.cast import spell_faces
     from ..engine.stack import cast_spell
     library = state.player(player).library

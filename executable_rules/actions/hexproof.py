@@ -57,7 +57,7 @@ _FROM = re.compile(r"\bhexproof((?: (?:and )?from (?:white|blue|black|red|green|
 
 
 def hexproof_qualities(card: OracleCard) -> tuple[bool, frozenset[str]]:
-    """(plain hexproof printed, the colors of its printed "hexproof from …" abilities): 702.11b, 702.11d, 702.11f."""
+    """(plain hexproof printed, the colors of its printed "hexproof from …" abilities): Hexproof — CR 702.11b, 702.11d, 702.11f."""
     plain = False
     colors: set[str] = set()
     for ability in card.parsed.abilities:

@@ -44,7 +44,7 @@ def _argument(card: Card) -> tuple[int, str] | None:
 
 
 def modular(state: GameState, card: int, spent: tuple[str, ...] | None) -> int | None:
-    """N of the card's modular: its number, or for "Modular—Sunburst" the colours of mana spent (702.44c)."""
+    """N of the card's modular: its number, or for "Modular—Sunburst" the colours of mana spent (Sunburst — CR 702.44c)."""
     found = _argument(state.cards[card])
     if found is None:
         return None

@@ -63,7 +63,7 @@ def scavenge_costs(state: GameState, player: str, card: int) -> list[ManaCost]:
 
 def scavenge(state: GameState, player: str, card: int, target: int, *, choose: Chooser = first_legal) -> None:
     """``player`` activates the scavenge ability of ``card`` targeting the creature ``target``: the cost is paid
-    and the card exiled (the activation cost, 702.1a), and the ability goes on the stack."""
+    and the card exiled (the activation cost: Keyword Abilities — CR 702.1a), and the ability goes on the stack."""
     from ..engine.effects import _targetable
     from ..engine.layers import characteristics
     from ..engine.mana import pay_mana

@@ -63,7 +63,7 @@ def _without_generic(cost: ManaCost, paid: int) -> ManaCost:
 def waterbend(state: GameState, player: str, cost: ManaCost, *, with_cost: ManaCost | None = None,
               choose: Chooser = first_legal) -> list[str]:
     """``player`` pays the waterbend ``cost`` (with the rest of the total cost ``with_cost``, paid only with mana:
-    701.67b); return the names of the artifacts and creatures tapped for it."""
+    Waterbend — CR 701.67b); return the names of the artifacts and creatures tapped for it."""
     tapped: list[str] = []
     with state.action(f"waterbend {cost}"):
         for i in range(_generic(cost)):

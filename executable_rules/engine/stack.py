@@ -219,7 +219,7 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
         if (not without_paying or kicked or splice_costs) and cost is not None:        # 601.2f–h
             cost = cost_modifiers(state, player, chosen, cost)
             pay_x = x
-            for pay_part in _cost_payers():                                           # convoke: 601.2g–h
+            for pay_part in _cost_payers():                       # convoke pays part: Casting Spells — CR 601.2g–h
                 cost, pay_x = pay_part(state, player, card, chosen, cost, pay_x, choose)
             paid = tuple(pay_mana(state, player, cost, choose, chosen.name, pay_x, spent))
         if collected:                                                                 # Collect Evidence — CR 701.59c
