@@ -87,6 +87,9 @@ class Step:
     name: str
     run: Callable[["BuildContext"], None]
     on_add: OnAdd = None
+    #: For a step that reads only corpus files and writes only tables of its own: what its result
+    #: depends on (code versions, input digests); its tables are then cached (:mod:`kb.step_cache`).
+    cache_inputs: Callable[["BuildContext"], list[str]] | None = None
 
 
 @dataclass(frozen=True)
@@ -111,6 +114,7 @@ class BuildContext:
     progress: Progress | None = None
     problems: list[IngestProblem] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    cpu_timings: dict[str, float] = field(default_factory=dict)  # this process's CPU seconds by step
     cache: Cache = field(default_factory=Cache.disabled)
     mode: str = "full"
     added: list[AddedFile] = field(default_factory=list)
@@ -121,6 +125,7 @@ class BuildContext:
     memory: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     step_task: int | None = None  # the running step's own progress line
+    inputs: dict[str, tuple[str, int]] = field(default_factory=dict)  # corpus file -> (digest, size)
 
     @contextlib.contextmanager
     def task(self, description: str, total: int | None) -> Iterator[Callable[[int], None]]:
@@ -213,6 +218,7 @@ class BuildSummary:
     peak_rss_mb: float = 0.0
     memory: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    cpu_timings: dict[str, float] = field(default_factory=dict)
 
 
 def steps() -> list[Step]:
@@ -227,7 +233,8 @@ def steps() -> list[Step]:
     """
     # Imported here so that a step's import errors name the step.
     from . import schema
-    from .load import (cards, checks, cr, history, japanese, release_checks, ruling_links, search_extra,
+    from .step_cache import inputs_of
+    from .load import (cards, checks, cr, history, japanese, release_checks, ruling_links_cache, search_extra,
                        search_index, translations, wiki)
 
     return [
@@ -236,7 +243,9 @@ def steps() -> list[Step]:
         Step("Japanese CR", japanese.load_japanese_cr, japanese.add_japanese_releases),
         Step("Chinese CR", translations.load_chinese_cr, release_checks.translation_on_add("zh")),
         Step("Korean CR", translations.load_korean_cr, release_checks.translation_on_add("ko")),
-        Step("cards", cards.load_cards, INDEPENDENT),
+        Step("cards", cards.load_cards, INDEPENDENT, inputs_of(
+            ("kb.load.cards", "ingest.cards", "ingest.card_identity", "ingest.card_costs", "ingest.decoding",
+             "ingest.records", "kb.japanese", "kb.schema"), "cards")),
         # Wiki pages quote Japanese releases as excerpts; a new whole Japanese release of a quoted
         # release is a full build (the Japanese step says so), any other release leaves them as they are.
         Step("MTG Wiki", wiki.load_wiki, INDEPENDENT),
@@ -247,7 +256,7 @@ def steps() -> list[Step]:
         Step("search vocabulary and vectors", search_index.load_search_index, RERUN),
         Step("executable rules", checks.load_checks, RERUN),
         Step("rule history", history.load_history, SELF),
-        Step("ruling links", ruling_links.load_ruling_links, release_checks.ruling_links_on_add),
+        Step("ruling links", ruling_links_cache.load_ruling_links, release_checks.ruling_links_on_add),
         Step("card keywords", cards.link_card_keywords, RERUN),
     ]
 
@@ -390,7 +399,7 @@ def _run_steps(ctx: BuildContext, selected: Sequence[Step]) -> None:
             continue
         ctx.step = step.name
         before = len(ctx.problems)
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), time.process_time()
         if ctx.progress is not None:
             # Every step shows a line while it runs; a step with bars of its own replaces it.
             ctx.step_task = ctx.progress.add_task(step.name, total=None)
@@ -402,6 +411,10 @@ def _run_steps(ctx: BuildContext, selected: Sequence[Step]) -> None:
                 step.run(ctx)
             elif callable(policy):
                 policy(ctx)
+            elif step.cache_inputs is not None and ctx.cache.enabled and ctx.mode == "full":
+                from .step_cache import run_cached
+
+                run_cached(ctx, step)
             else:
                 step.run(ctx)
         finally:
@@ -414,6 +427,7 @@ def _run_steps(ctx: BuildContext, selected: Sequence[Step]) -> None:
             ctx.step_task = None
         ctx.problem_steps.extend([step.name] * (len(ctx.problems) - before))
         ctx.timings[step.name] = time.perf_counter() - t0
+        ctx.cpu_timings[step.name] = time.process_time() - cpu0
         ctx.memory[step.name] = int(_peak_rss_mb())
 
 
@@ -573,7 +587,7 @@ def _build(target: Path, corpus: Path, mode: str, added: list[AddedFile], inputs
     db.execute("pragma journal_mode = off")
     db.execute("pragma synchronous = off")
     ctx = BuildContext(db=db, corpus=corpus, keep_going=keep_going, progress=progress, cache=cache, mode=mode,
-                       added=added, path=tmp, notes=notes)
+                       added=added, path=tmp, notes=notes, inputs=inputs)
     try:
         with _signals_raise(), progress or contextlib.nullcontext():
             _run_steps(ctx, selected)
@@ -617,7 +631,7 @@ def _build(target: Path, corpus: Path, mode: str, added: list[AddedFile], inputs
     return BuildSummary(
         path=target, seconds=time.perf_counter() - started, counts=counts, warnings=warnings, errors=errors,
         timings=ctx.timings, mode=mode, added=added, cache=cache.summary(), peak_rss_mb=_peak_rss_mb(),
-        memory=ctx.memory, notes=ctx.notes + cache.errors,
+        memory=ctx.memory, notes=ctx.notes + cache.errors, cpu_timings=ctx.cpu_timings,
     )
 
 

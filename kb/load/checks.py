@@ -223,7 +223,7 @@ def load_checks(ctx: BuildContext) -> None:
     """The build step: checks, scenarios run now, and their links."""
     from executable_rules.actions import ACTIONS, module_name
     from executable_rules.card_pool import card_record, load_card_pool
-    from executable_rules.scenarios import SCENARIO_DIR, load_scenarios, run_scenario, scenario_files
+    from executable_rules.scenarios import SCENARIO_DIR, load_scenarios, scenario_files
 
     db = ctx.db
     try:
@@ -278,11 +278,13 @@ def load_checks(ctx: BuildContext) -> None:
             "newest_number": newest, "scenarios": 0, "passed": 0,
         })
 
+    from .scenario_cache import ScenarioResults
+    results = ScenarioResults(ctx, pool, files)   # runs each scenario, or reads its result from the cache
     scenario_rows, rule_rows, card_rows = [], [], []
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     with ctx.task("Executable rules", len(scenarios)) as advance:
         for s in scenarios:
-            result = run_scenario(s, pool)
+            result = results.run(s)
             counts[s.keyword][0] += 1
             counts[s.keyword][1] += int(result.passed)
             if not result.passed:

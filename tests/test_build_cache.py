@@ -1,0 +1,41 @@
+"""A build from the cache gives the database a build without it (``kb build --no-cache``) gives.
+
+The corpus is small (two English releases and everything else of the real
+one: every step that caches something runs on it) and the cache a fresh one, so the first
+build fills it and the second reads every entry back.
+"""
+
+from __future__ import annotations
+
+from kb.build import build_database
+
+from test_add import assert_same_database
+from test_build_faults import make_corpus
+
+ENGLISH = ["MagicCompRules_20260116.txt", "MagicCompRules_20260227.txt"]
+
+
+def hits(summary, namespace: str) -> tuple[int, int]:
+    """(hits, lookups) of ``namespace`` in a build's cache summary (``cr-en 2/2, pairs 1/1``)."""
+    for part in summary.cache.split(", "):
+        name, _, counts = part.rpartition(" ")
+        if name == namespace:
+            found, looked = counts.split("/")
+            return int(found), int(looked)
+    return 0, 0
+
+
+def test_a_build_from_the_cache_equals_a_build_without_it(corpus, tmp_path):
+    root = make_corpus(tmp_path / "corpus", corpus, ENGLISH)
+    cache = tmp_path / "cache"
+    uncached = build_database(tmp_path / "uncached.db", root, show_progress=False, cache_dir=False)
+    assert uncached.mode == "full" and not any(hits(uncached, n)[0] for n in ("cr-en", "pairs", "scenarios"))
+    filling = build_database(tmp_path / "filling.db", root, show_progress=False, cache_dir=cache)
+    assert hits(filling, "scenarios")[0] == 0 and hits(filling, "scenarios")[1] > 100
+    cached = build_database(tmp_path / "cached.db", root, show_progress=False, cache_dir=cache)
+    assert cached.mode == "full"
+    for namespace in ("cr-en", "pairs", "scenarios"):
+        found, looked = hits(cached, namespace)
+        assert looked and found == looked, (namespace, cached.cache)
+    assert_same_database(tmp_path / "uncached.db", tmp_path / "cached.db")
+    assert_same_database(tmp_path / "filling.db", tmp_path / "cached.db")
