@@ -71,7 +71,7 @@ def run_cached(ctx: "BuildContext", step: "Step") -> None:
     untouched = (all(after.get(n) == v for n, v in before.items())
                  and _counts(conn, list(counts_before)) == counts_before)
     if not untouched or any(after[n][2].lower().startswith("create virtual") for n in tables) \
-            or any(after[n][1] not in tables for n in created):
+            or any(after[n][0] != "view" and after[n][1] not in tables for n in created):
         return
     problems = [[p.source, p.line, p.severity, p.code, p.message, p.release, p.lang]
                 for p in ctx.problems[problems_before:]]

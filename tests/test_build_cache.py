@@ -34,7 +34,7 @@ def test_a_build_from_the_cache_equals_a_build_without_it(corpus, tmp_path):
     assert hits(filling, "scenarios")[0] == 0 and hits(filling, "scenarios")[1] > 100
     cached = build_database(tmp_path / "cached.db", root, show_progress=False, cache_dir=cache)
     assert cached.mode == "full"
-    for namespace in ("cr-en", "pairs", "scenarios"):
+    for namespace in ("cr-en", "pairs", "scenarios", "step-cards", "lineages", "ruling-links"):
         found, looked = hits(cached, namespace)
         assert looked and found == looked, (namespace, cached.cache)
     assert_same_database(tmp_path / "uncached.db", tmp_path / "cached.db")

@@ -39,9 +39,13 @@ def make_corpus(root: Path, corpus: Path, english: list[str]) -> Path:
 
 
 @pytest.fixture(scope="module")
-def cache(tmp_path_factory) -> Path:
-    """One cache for the builds of this module (the Japanese rows and the parsed releases repeat)."""
-    return tmp_path_factory.mktemp("cache")
+def cache() -> Path:
+    """The shared build cache (``KB_CACHE_DIR`` or ``~/.cache/mtg-rules-kb``): a cut or bad file has a
+    digest of its own, so it is parsed whatever the cache holds, and the rest (cards, scenarios,
+    the other releases) need not be made again for each small corpus."""
+    from kb.cache import default_cache_dir
+
+    return default_cache_dir()
 
 
 @pytest.fixture(scope="module")

@@ -30,6 +30,7 @@ row per rule of every release (some 280,000).
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import tempfile
 from collections import Counter, defaultdict
@@ -260,6 +261,38 @@ where old_number is not null and new_number is not null
 
 
 def _load_lineages(ctx: BuildContext, advance) -> None:
+    """``rule_lineage`` and ``lineages`` from the rules and their matches: from the cache (namespace
+    ``lineages``, keyed by a digest of exactly what chaining reads) in a full build, else chained."""
+    if ctx.mode != "full" or not ctx.cache.enabled:
+        _chain_lineages(ctx, advance)
+        return
+    db = ctx.db
+    h = hashlib.blake2b(digest_size=20)
+    for sql in (NODES_SQL, "select * from rule_matches order by rowid",
+                "select lang, release, completeness from releases order by lang, release"):
+        cursor = db.conn.execute(sql)
+        while rows := cursor.fetchmany(20000):
+            h.update(repr(rows).encode())
+    key = ctx.cache.key("lineages", code_version("kb.lineage", "kb.load.history"), h.hexdigest())
+    found = ctx.cache.get("lineages", key)
+    if isinstance(found, dict) and set(found) == {"rule_lineage", "lineages", "conflicts"}:
+        for message in found["conflicts"]:
+            ctx.problems.append(IngestProblem("rule_lineage", None, "warning", "lineage-conflict", message))
+        for table in ("rule_lineage", "lineages"):
+            db.execute(f"delete from [{table}]")
+            insert_rows(db, table, list(HISTORY_TABLES[table]["columns"]), found[table])
+        advance(2)
+        return
+    before = len(ctx.problems)
+    _chain_lineages(ctx, advance)
+    columns = {t: ", ".join(f"[{c}]" for c in HISTORY_TABLES[t]["columns"]) for t in ("rule_lineage", "lineages")}
+    ctx.cache.put("lineages", key, {
+        **{t: db.execute(f"select {cols} from [{t}] order by rowid").fetchall() for t, cols in columns.items()},
+        "conflicts": [p.message for p in ctx.problems[before:] if p.code == "lineage-conflict"],
+    })
+
+
+def _chain_lineages(ctx: BuildContext, advance) -> None:
     db = ctx.db
     nodes: list[tuple[str, str, str]] = []
     kinds: list[str] = []
