@@ -375,6 +375,9 @@ def _lead(blocks: list, paths: list) -> tuple[str | None, str | None, str | None
     return None, None, None, None
 
 
+_SETS_LINE = re.compile(r"^登場セット[ \u3000]+(?P<sets>[^|。]+?)[ |]*$")
+
+
 def _sets(blocks: list, paths: list) -> tuple[tuple[str, ...], str | None, bool]:
     """(sets, as printed, exact?) from an infobox, else from everything in the 登場セット section.
 
@@ -408,6 +411,13 @@ def _sets(blocks: list, paths: list) -> tuple[tuple[str, ...], str | None, bool]
             printed.append(block.text)
     if found:
         return tuple(dict.fromkeys(found)), "\n".join(printed), exact
+    for block in blocks:  # an infobox flattened to "登場セット 多数" on one line of the lead
+        if isinstance(block, Heading) and block.text in TOP_LEVEL_SECTIONS:
+            break
+        m = isinstance(block, Paragraph) and _SETS_LINE.match(block.text)
+        if m:
+            names = split_rendered_sets(m["sets"])
+            return tuple(dict.fromkeys(names)), m["sets"], len(names) == 1
     return (), None, True
 
 
