@@ -480,6 +480,18 @@ def _mentions(block, card_names: CardNameIndex | None, self_names: set) -> list[
     return found + [m for m in _mentions_in_text(block.text, card_names, self_names) if m[3] == "《》"]
 
 
+def _english_subject(blocks: list) -> str | None:
+    """The subject of the first English paragraph that reads ``X is …`` (before any section)."""
+    for block in blocks:
+        if isinstance(block, Heading) and block.text not in {"登場セット"} and not wiki_en.is_english(block.text):
+            break
+        if isinstance(block, Paragraph) and wiki_en.is_english(block.text):
+            m = wiki_en.LEAD.match(block.text.strip())
+            if m:
+                return m.group("name").strip()
+    return None
+
+
 def records_from_document(doc: WikiDocument, *, card_names: CardNameIndex | None = None,
                           excerpt: bool | None = None) -> Iterator[WikiRecord]:
     """The records of one page revision, whatever form it was read from (see the module docstring)."""
@@ -512,6 +524,11 @@ def records_from_document(doc: WikiDocument, *, card_names: CardNameIndex | None
             # an English wiki page: its title is the name its lead gives (not the site's chrome)
             if title.lower() != name_en.lower():
                 title = name_en[:1].upper() + name_en[1:]
+        elif wiki_en.CHROME_TITLES.match(title or "") and (named := _english_subject(blocks)):
+            # the copy starts with the site's name (MTG Wiki / Advertisement): the page is its lead's
+            # subject ("Mill is an informal term …"), even when the lead calls it no keyword
+            title = name_en = named
+            kind_ja = None
         else:
             name_en = kind_ja = None  # the lead names another page (a list page), or there is none
     sets, sets_printed, sets_exact = _sets(blocks, paths)

@@ -51,6 +51,9 @@ LINK_TABLES: dict[str, dict] = {
 }
 # Whether a card's keywords narrow only its rulings that name the keyword.
 KEYWORDS_IF_NAMED = False  # narrowing only named ones lost coverage for no precision (tune half)
+# Whether a card ruling no subrule of the card's keyword stands out for is linked to the keyword's
+# definition: most such rulings were about the card's other text (608.2b, 603.3), wrong links.
+CARD_DEFINITION_FALLBACK = False
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 _JA_DATE = re.compile(r"(?P<y>\d{4})年(?P<m>\d{1,2})月(?P<d>\d{1,2})日")
 _EN_DATE = re.compile(r"(?P<d>\d{1,2}) (?P<month>January|February|March|April|May|June|July|August|September"
@@ -225,7 +228,8 @@ def card_rulings(db, index: RuleIndex) -> list[dict]:
         out.append({
             "id": rid, "source": source, "line": line, "written": list(written),
             "what": f"the {day} ruling of {card}",
-            "ruling": Ruling(text, "en", None, card_keywords.get(card_id, ()), written, keywords_if_named=KEYWORDS_IF_NAMED),
+            "ruling": Ruling(text, "en", None, card_keywords.get(card_id, ()), written,
+                             keywords_if_named=KEYWORDS_IF_NAMED, definition_fallback=CARD_DEFINITION_FALLBACK),
         })
     return out
 
