@@ -1,7 +1,7 @@
 """The ruling linker on the built database: floors against the hand-labelled rulings, evidence, lineage, display.
 
 The floors are the quality measured when the linker was last tuned (bench/bench_ruling_links.py
-prints the figures: tune half precision 77.0 %, wiki linked 91.1 %, card linked 28.2 %, recall
+prints the figures: tune half precision 80.3 %, wiki linked 91.1 %, card linked 28.2 %, recall
 34.2 %; frozen half 65.4 %, 91.7 %, 11.4 %, 18.3 %), a few points under, each half its own, so
 that a change making the links worse fails here. The linker puts precision before coverage (no
 link rather than a wrong one), and the issue's targets (precision 90 %, 90 % of wiki and 80 % of
@@ -22,7 +22,7 @@ from kb.ruling_links import Linker, Ruling, RuleIndex
 from kb.ruling_links.evaluate import LABELS, evaluate, load_labels, stored_links
 
 FLOORS = {
-    "tune": {"precision": 0.72, "wiki linked": 0.86, "card linked": 0.24, "recall": 0.30},
+    "tune": {"precision": 0.75, "wiki linked": 0.86, "card linked": 0.24, "recall": 0.30},
     "frozen": {"precision": 0.60, "wiki linked": 0.86, "card linked": 0.08, "recall": 0.15},
 }
 
