@@ -211,7 +211,17 @@ def wiki_rulings(db) -> list[dict]:
 def card_rulings(db, index: RuleIndex) -> list[dict]:
     releases = _Releases(db.conn)
     card_keywords: dict[int, tuple[str, ...]] = {}
-    if "cards" in db.table_names():
+    tables = set(db.table_names())
+    if "card_keywords" in tables:
+        # the keywords a card has, as the card step read them from its abilities (Aim High *has*
+        # reach and only names flying; Absorb Vis has cycling, whose reminder says "search")
+        found: dict[int, set[str]] = defaultdict(set)
+        for card_id, name in db.execute("select card_id, keyword from card_keywords where card_id is not null"):
+            keyword = index.keyword(name)
+            if keyword is not None and not keyword.generic:
+                found[card_id].add(keyword.title)
+        card_keywords = {card_id: tuple(sorted(names)) for card_id, names in found.items()}
+    elif "cards" in tables:  # without the card step's table, the keywords the text names
         for card_id, text in db.execute("select id, text from cards where text is not null"):
             card_keywords[card_id] = tuple(sorted(k.title for k in index.keywords_in_english(text) if not k.generic))
     out = []
