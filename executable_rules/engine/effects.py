@@ -196,8 +196,10 @@ def objects(state: GameState, ctx: Context, node: Any) -> list[int]:
     if node.data == "each_object":
         desc = next((c for c in node.children if isinstance(c, Tree)), None)
         return candidates(state, ctx.controller, desc, ctx.source) if desc is not None else []
-    if node.data in ("enchanted", "equipped"):
-        raise Unimplemented(f"{text(node)}: the model has no attachments yet")
+    if node.data in ("enchanted", "equipped"):        # what the source is attached to (Enchantments — CR 303.4m)
+        from ..actions.attach import enchanted_or_last_known
+        attached = enchanted_or_last_known(state, ctx.source)
+        return [attached] if isinstance(attached, int) else []
     raise Unimplemented(f"the object {text(node)!r}")
 
 
@@ -283,7 +285,7 @@ def _child(node: Node, name: str) -> Node | None:
 
 def _object_child(node: Node) -> Node | None:
     return next((c for c in node.children if isinstance(c, Tree) and c.data in (
-        "object", "target_phrase", "each_object", "target_other", "any_target")), None)
+        "object", "target_phrase", "each_object", "target_other", "any_target", "enchanted", "equipped")), None)
 
 
 def _note(state: GameState, ctx: Context, detail: str, citation: Citation | None = None) -> None:
@@ -1355,9 +1357,21 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "clash": clash, "learn": learn,
     "for_each": for_each,
     "cascade": lambda state, ctx, node, choose: _cascade(state, ctx, node, choose),
+    "attach": lambda state, ctx, node, choose: _attach(state, ctx, node, choose),
+    "aura_swap_exchange": lambda state, ctx, node, choose: _aura_swap(state, ctx, node, choose),
 }
 
 
 def _cascade(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     from ..actions.cascade import resolve                                   # Cascade — CR 702.85a
     resolve(state, ctx, node, choose)
+
+
+def _attach(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.equip import attach_effect                               # Equip — CR 702.6a
+    attach_effect(state, ctx, node, choose)
+
+
+def _aura_swap(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.aura_swap import exchange                                # Aura Swap — CR 702.65a–b
+    exchange(state, ctx, node, choose)

@@ -123,6 +123,9 @@ def affects(state: GameState, source: Card, who: Any, card: Card) -> bool:
     if node.data == "each_object":
         desc = next((c for c in node.children if isinstance(c, Tree)), None)
         return desc is not None and matches(state, source.controller, desc, card.id, source.id)
+    if node.data in ("enchanted", "equipped"):      # whatever it is attached to (Enchantments — CR 303.4m, Artifacts — CR 301.5f)
+        from ..actions.attach import attached_object
+        return attached_object(state, source.id) == card.id
     return False
 
 
