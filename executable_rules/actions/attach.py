@@ -165,9 +165,19 @@ def _attached(state: GameState, player: str | None, expected: Any) -> Any:
     return found
 
 
-EXPECT = {"attached": _attached}
+def _newer(state: GameState, player: str | None, expected: Any) -> Any:
+    found: dict[str, Any] = {}
+    for name, other in expected.items():
+        a = [state.cards[c] for c in state.battlefield.cards if state.cards[c].display_name == name]
+        b = [state.cards[c] for c in state.battlefield.cards if state.cards[c].display_name == other]
+        found[name] = other if a and b and a[0].timestamp > b[0].timestamp else f"not newer than {other}"
+    return found
+
+
+EXPECT = {"attached": _attached, "newer": _newer}
 """``attached = { "Short Sword" = "Grizzly Bears" }``: what each permanent named is attached to now (a card's
-name or a player's; ``""`` when attached to nothing)."""
+name or a player's; ``""`` when attached to nothing); ``newer = { "Short Sword" = "Silvercoat Lion" }``: the first
+has a later timestamp than the second (Interaction of Continuous Effects — CR 613.7)."""
 
 
 def enters_attached(state: GameState, card: int, to: int | str, citation: Citation) -> None:
