@@ -8,7 +8,9 @@ shuffle: the rest is shuffled and they go where they are told (701.24b).
 An instruction to shuffle certain objects into a library shuffles it even if
 none of them is where it was expected any more (701.24c) — Guile exiled in
 response to its own trigger — or if there are no objects at all (701.24d) —
-Loaming Shaman with no card targeted. An empty or one-card library is still
+Loaming Shaman with no card targeted — or if a replacement effect puts the
+object elsewhere: Black Sun's Zenith cast with flashback is exiled instead of
+shuffled in, and the library is still shuffled. An empty or one-card library is still
 shuffled, and abilities that trigger on a shuffle trigger (701.24e), as
 Psychogenic Probe's ruling says.
 
@@ -41,8 +43,6 @@ JAPANESE = ("切り直す",)
 SUBRULES = ("a", "b", "c", "d", "e")
 SUMMARY = "Randomize a library; an empty library can be shuffled and still triggers."
 OUT_OF_REACH = {
-    "c example 2": "Black Sun's Zenith cast with flashback (Recoup) is exiled instead of shuffled: flashback isn't "
-                   "modelled, and its \"Put X -1/-1 counters on each creature\" line isn't read by the grammar",
     "f": "no two effects of the model shuffle one library at the same time, so there is no simultaneous shuffle "
          "to trigger twice",
     "g": "the engine moves permanents one at a time, so Darksteel Colossus and Gravebane Zombie can't be put into "
@@ -71,16 +71,23 @@ def shuffle_into(state: GameState, player: str, cards: Sequence[int], *, expecte
     """``player`` shuffles ``cards`` into their owner's library (``player``'s): those still in a zone of
     ``expected`` (any zone when empty) move in; the library is shuffled even if none does (701.24c–d)."""
     library = state.player(player).library
-    moved = []
+    moved: list[int] = []
+    replaced: list[int] = []
     for card in cards:
         zone = state.zone_of(card)
         if zone is library or (expected and zone.kind not in expected) or state.cards[card].owner != player:
             continue
         source = zone.label
         state.move(card, library)
+        if state.zone_of(card) is not library:       # a replacement put it elsewhere (flashback: exiled instead)
+            replaced.append(card)
+            continue
         state.emit(EventKind.MOVE, player, (card,), source=source, destination=library.label, detail="to be shuffled in")
         moved.append(card)
-    if not moved:
+    if replaced and not moved:
+        state.emit(EventKind.NOTHING, player, source=library.label, detail="it went elsewhere instead: the library "
+                   "is still shuffled", citation=Citation(KEYWORD, "701.24c"))
+    elif not moved:
         why = ("none of them is where it was: the library is still shuffled" if cards
                else "there is no object to shuffle in: the library is still shuffled")
         state.emit(EventKind.NOTHING, player, source=library.label, detail=why,
