@@ -98,6 +98,9 @@ def cant_enchant(state: GameState, aura: int, to: int | str) -> str | None:
         desc = next(spec.find_data("obj_desc"), None)
         if desc is None or state.zone_of(to) is not state.battlefield or not matches(state, controller, desc, to, aura):
             return f"enchant {quality}: {state.cards[to].display_name} isn't one"
+    from .protection import protection
+    if not isinstance(to, str) and protection(state, to, aura):
+        return f"{state.cards[to].display_name} has protection from it (Protection — CR 702.16c)"
     return None
 
 

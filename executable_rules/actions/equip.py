@@ -76,6 +76,9 @@ def cant_equip(state: GameState, equipment: int, to: int | str) -> str | None:
         return f"{state.cards[to].display_name} isn't a creature (301.5)"
     if "Creature" in characteristics(state, equipment, statics=False).types:
         return "an Equipment that's also a creature can't equip a creature (301.5c)"
+    from .protection import protection
+    if protection(state, to, equipment):
+        return f"{state.cards[to].display_name} has protection from it (Protection — CR 702.16d)"
     return None
 
 

@@ -209,6 +209,10 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
             cost = instead
         if kicked and kicker is not None:
             cost = kicker if cost is None or without_paying else cost + kicker        # 601.2f: the total cost
+        from ..actions.reveal import reveal_or_pay
+        reveal_cost = reveal_or_pay(state, player, card, chosen, choose)   # "reveal a Merfolk card … or pay {3}" (601.2b)
+        if reveal_cost is not None:
+            cost = reveal_cost if cost is None or without_paying else cost + reveal_cost
         if splice_costs and without_paying and not kicked:
             cost = None                         # without paying its mana cost, the additional costs are still paid
         for extra in splice_costs:                                                    # an additional cost (702.47a)
