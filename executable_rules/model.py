@@ -824,6 +824,7 @@ class GameState:
     kicked_with: dict[tuple[int, int], tuple[tuple[bool, str], ...]] = field(default_factory=dict)   # their kicker costs
     flashback_cast: list[tuple[int, int]] = field(default_factory=list)   # (card, incarnation) of spells cast with flashback
     escaped: list[tuple[int, int]] = field(default_factory=list)          # … and of spells cast with escape
+    moving_at_once: tuple[int, ...] = ()   # cards an event is moving simultaneously (state-based actions: 704.3)
     watchers: list[Watcher] = field(default_factory=list)
     move_replacements: list[MoveReplacement] = field(default_factory=list)
     history: list[tuple[str, int]] = field(default_factory=list)

@@ -108,6 +108,10 @@ def _once(state: GameState, choose: Chooser) -> int:
             for card in cards:
                 if card != answer.value:
                     dying.append((card, "j", "the legend rule: put into its owner's graveyard"))
+    # They all happen at once (704.3): a shuffle one of them causes leaves where they are the others put in a
+    # certain position of that library (Shuffle — CR 701.24g).
+    if dying:
+        state.set(state, "moving_at_once", tuple(d[0] for d in dying))
     for card, letter, why in dying:
         if state.zone_of(card) is state.battlefield:
             if letter == "g":                  # lethal damage destroys: regeneration may replace it (Destroy — CR 701.8b)
@@ -116,4 +120,6 @@ def _once(state: GameState, choose: Chooser) -> int:
             else:
                 put_into_graveyard(state, card, why, _cite(letter))
             done += 1
+    if dying:
+        state.set(state, "moving_at_once", ())
     return done
