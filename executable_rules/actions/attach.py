@@ -211,8 +211,8 @@ def illegally_attached(state: GameState, card: int) -> tuple[str, str] | None:
 def enchanted_or_last_known(state: GameState, card: int) -> int | str | None:
     """What ``card`` is attached to, or, once it has left the battlefield, what it was attached to as it last
     existed there if that object is still on the battlefield: an ability of an Aura that resolves after the Aura
-    left affects the creature it last enchanted (last known information, Resolving Spells and Abilities —
-    CR 608.2h)."""
+    left affects the creature it last enchanted, by last known information
+    (Resolving Spells and Abilities — CR 608.2h)."""
     if state.zone_of(card) is state.battlefield:
         return attached_object(state, card)
     known = state.last_known.get(card)

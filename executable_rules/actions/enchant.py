@@ -14,8 +14,8 @@ Aura that is also a creature can't enchant anything (303.4d). An Aura that can
 enchant a player targets and is attached only to players (702.5d).
 
 "Enchanted creature gets +1/+2." and "Enchanted creature has flying." are
-static abilities applied in layers 7c and 6 (Interaction of Continuous
-Effects — CR 613.1) to whatever the Aura is attached to (303.4m).
+static abilities applied in layers 7c and 6 to whatever the Aura is attached
+to (Interaction of Continuous Effects — CR 613.1, 303.4m).
 
 >>> from executable_rules.model import OracleCard
 >>> enchant_qualities(OracleCard.simple("Wild Growth", "{G}", "Enchantment", subtypes=("Aura",),

@@ -7,8 +7,8 @@ stack empty (Activating Activated Abilities — CR 602.5d). For Equipment in
 general (702.6b) see Artifacts — CR 301.5: an Equipment enters the battlefield
 unattached and is attached by equip (301.5b); control of the creature matters
 only as the ability is activated and as it resolves, so a creature whose
-control changed in between is an illegal target (Resolving Spells and
-Abilities — CR 608.2b). An Equipment equips only a creature, never itself, and
+control changed in between is an illegal target
+(Resolving Spells and Abilities — CR 608.2b). An Equipment equips only a creature, never itself, and
 not while it is a creature itself; an Equipment attached to an illegal or
 nonexistent permanent becomes unattached but stays on the battlefield (301.5c;
 State-Based Actions — CR 704.5n). "Equipped creature gets +2/+0." is a static
