@@ -106,3 +106,9 @@ def cant_enchant(state: GameState, aura: int, to: int | str) -> str | None:
 
 def cite(number: str) -> Citation:
     return Citation("Enchantments", number) if number.startswith("303") else Citation(KEYWORD, number)
+
+
+def enchant(state: GameState, player: str | None, aura: int, to: int | str) -> bool:
+    """Attach the Aura ``aura`` to ``to``, if its enchant abilities allow it (702.5a; Attach — CR 701.3b)."""
+    from .attach import attach
+    return attach(state, player, aura, to, citation=Citation(KEYWORD, "702.5a"))

@@ -107,3 +107,12 @@ def run_step(run: Any, step: dict[str, Any], player: str, choose: Chooser) -> No
 
 STEP_KEYS = {"player", "card", "targets", "cost"}
 """The keys of the scenario step ``do = "equip"``."""
+
+
+def equip(state: GameState, player: str, equipment: int, cost: str = "", *, choose: Chooser | None = None) -> None:
+    """``player`` activates the equip ability of ``equipment`` (the one costing ``cost``, else its first): it goes on
+    the stack, its target chosen by ``choose`` (702.6a)."""
+    from ..choices import first_legal
+    from ..engine.stack import activate
+    cost = cost or state.cards[equipment].oracle.parsed.keyword_argument(KEYWORD) or ""
+    activate(state, player, equipment, "".join(cost.split()) + ": Attach", choose=choose or first_legal)
