@@ -194,6 +194,26 @@ def prepare(conn) -> None:
     card_names(conn)
 
 
+# Dropped words that make no question of a name: "toughness 0 or less", "the legend rule".
+CONNECTIVES = frozenset("a an the and or of to in on at by for from with into onto".split())
+
+
+def _verbatim(conn, plan: QueryPlan) -> bool:
+    """The query's words, typed whole, are a phrase of the rules ("toughness 0 or less"): a
+    keyword-shaped query, for the lexical path, however many words it has."""
+    from .lexical import CR_KINDS, row_ranges
+
+    spans = [t.phrase for t in plan.terms if t.origin == "phrase" and t.lang == "en" and len(t.phrase.split()) >= 3]
+    if not spans or plan.languages != {"en"}:
+        return False
+    expression = '"' + spans[-1].replace('"', " ") + '"'
+    for low, high in row_ranges(conn, CR_KINDS, "en"):
+        if conn.execute("select 1 from search_current_fts where search_current_fts match ? and rowid between ? and ?"
+                        " limit 1", [expression, low, high]).fetchone():
+            return True
+    return False
+
+
 def needs_dense(plan: QueryPlan) -> bool:
     """A question rather than a keyword: words dropped as question forms, or three things to look
     for or more (content words, or keyword names as typed).
@@ -203,7 +223,7 @@ def needs_dense(plan: QueryPlan) -> bool:
     """
     if plan.only_number:
         return False
-    if plan.dropped:
+    if any(w not in CONNECTIVES for w in plan.dropped):
         return True
     things = {t.phrase for t in plan.terms
               if t.origin in ("word", "correction") or (t.origin == "name" and t.lang in plan.languages)}
@@ -277,8 +297,9 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
             order = _group_order(conn, hits, by_key, "lexical")
             rankings.append(order)
             weights.append(LEXICAL_WEIGHT if text_lang in plan.languages or not plan.languages
-                           else OTHER_LANGUAGE_WEIGHT)
+                           else OTHER_LANGUAGE_WEIGHT * _translated_share(plan))
             lexical_order += [k for k in order if k not in lexical_order]
+        definitions = _definition_order(conn, plan, lang, release, by_key)
         titles = _title_order(conn, plan, lang, release, by_key, vocabulary)
         if titles:
             rankings.append(titles)
@@ -290,7 +311,8 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
                 if pointed:
                     rankings.append(pointed)
                     weights.append(CARD_WEIGHT)
-        use_dense = (bool(plan.terms) or bool(mentions)) and ((needs_dense(plan) or not lexical_order) if dense is None else dense)
+        wants_dense = (needs_dense(plan) and not _verbatim(conn, plan)) or not lexical_order
+        use_dense = (bool(plan.terms) or bool(mentions)) and (wants_dense if dense is None else dense)
         if use_dense and release is None and section is None:
             dense_order, note = _dense_order(conn, _dense_text(plan, query, result.cards, mentions), lang, by_key,
                                              embedder_name, clock)
@@ -302,6 +324,11 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
                 result.mode = "hybrid" if result.mode != "number" else "number"
         scores = rrf_scores(rankings, weights=weights)
         order = _specific_first(sorted(scores, key=lambda key: -scores[key]), by_key)
+        if definitions:
+            order = definitions + [k for k in order if k not in definitions]
+            top = max(scores.values(), default=0)
+            for i, key in enumerate(reversed(definitions), 1):
+                scores[key] = top + i / 1000
         if number_key is not None:
             order = [number_key] + [k for k in order if k != number_key]
             scores[number_key] = max(scores.values(), default=0) + 1
@@ -541,13 +568,13 @@ _TITLES: dict = {}
 
 def _titles(conn) -> dict:
     """Titled rules and glossary terms by the words of their title (the ``search_titles`` table the
-    build makes): {(lang, words): [(release, number)]}."""
+    build makes): {(lang, words): [(release, number, kind)]}."""
     def compute():
         out: dict = {}
         if _has(conn, "search_titles"):
-            for lang, words, release, number in conn.execute(
-                    "select lang, words, release, number from search_titles order by rowid"):
-                out.setdefault((lang, tuple(words.split())), []).append((release, number))
+            for lang, words, release, number, kind in conn.execute(
+                    "select lang, words, release, number, kind from search_titles order by rowid"):
+                out.setdefault((lang, tuple(words.split())), []).append((release, number, kind))
         return out
     return _fact(conn, ("titles",), compute)
 
@@ -577,8 +604,111 @@ def _title_order(conn, plan: QueryPlan, lang: str | None, release: str | None, b
                 and vocabulary.docs.get(term.phrase.lower(), 0) > COMMON:
             continue
         words = english_stems(english_key(term.phrase)) if term.lang == "en" else tuple(term.phrase.split())
-        for rel, number in titles.get((term.lang, words), []):
+        for rel, number, _kind in titles.get((term.lang, words), []):
             hits.append(LexicalHit(None, "rule", rel, term.lang, number, None, "", -1.0))
+    return _group_order(conn, hits, by_key, "title") if hits else []
+
+
+_CITED = re.compile(r"\b(rules?)\s+(\d{3}(?:\.\d+[a-z]?)?(?:(?:,\s*|\s+and\s+|\s+or\s+)\d{3}(?:\.\d+[a-z]?)?)*)"
+                    r"|(\d{3}(?:\.\d+[a-z]?)?)〔")
+_NUMBER = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
+
+
+def cited_rules(text: str) -> list[str]:
+    """The rules a glossary definition points to, in the order it names them.
+
+    >>> cited_rules("A counter that may be given to a player. See rule 122, “Counters,” and rule 704.5c.")
+    ['122', '704.5c']
+    >>> cited_rules("See rules 702.3 and 702.4.")
+    ['702.3', '702.4']
+    >>> cited_rules("rule 122〔カウンター〕、rule 704.5c 参照。"), cited_rules("122〔カウンター〕および 727〔RAD〕")
+    (['122', '704.5c'], ['122', '727'])
+    >>> cited_rules("A deck of exactly 100 cards.")
+    []
+    """
+    out: list[str] = []
+    for m in _CITED.finditer(text or ""):
+        out += _NUMBER.findall(m.group(2)) if m.group(2) else [m.group(3)]
+    return list(dict.fromkeys(out))
+
+
+def _translated_share(plan: QueryPlan) -> float:
+    """The share of what was typed that the other language's ranking looks for: names and slang
+    are translated, plain words are not, so for "toughness 0 or less" the Japanese text is searched
+    for タフネス alone, a third of the query, and its ranking counts a third as much."""
+    content = _typed_content(plan)
+    typed = [p for phrases in content.values() for p in phrases]
+    if not typed:
+        return 1.0
+    translated = {t.phrase for t in plan.terms if t.origin in ("name", "alias") and t.lang in plan.languages}
+    return sum(p in translated for p in typed) / len(typed)
+
+
+def _typed_content(plan: QueryPlan) -> dict[str, list[str]]:
+    """The words and keyword names typed, by language, in the order typed (no slang, no runs)."""
+    out: dict[str, list[str]] = {}
+    for t in plan.terms:
+        if t.lang in plan.languages and (t.origin in ("word", "correction", "name")
+                                         or (t.origin == "alias" and t.phrase == t.typed)):
+            out.setdefault(t.lang, [])
+            if t.phrase not in out[t.lang]:
+                out[t.lang].append(t.phrase)
+    return out
+
+
+def _title_words(title: str | None, lang: str) -> tuple[str, ...]:
+    """A title's words as ``search_titles`` keeps them (English stems, Japanese search form)."""
+    from .fts import english_stems
+
+    if lang == "en":
+        return english_stems(english_key(title or ""))
+    from ..japanese import search_form
+
+    return tuple(search_form(title or "").split())
+
+
+def _definition_order(conn, plan: QueryPlan, lang: str | None, release: str | None, by_key: dict) -> list:
+    """When what the query looks for is, whole, the title of a rule or a glossary term ("priority",
+    "poison counters", 呪禁, "what is mana value"): that rule, or the rules the term's definition
+    points to, in its order. A keyword's own rule comes before the rules that only use the word."""
+    if release is not None or plan.number:
+        return []
+    content = _typed_content(plan)
+    if len(content) != 1:
+        return []
+    (typed_lang, phrases), = content.items()
+    if lang is not None and typed_lang != lang:
+        return []
+    from .fts import english_stems
+
+    # The words in the order typed; in Japanese also the one run of content words (毒 カウンター),
+    # since a keyword name inside it (カウンター) comes before the run's other words.
+    runs = [t.phrase for t in plan.terms if t.origin == "phrase" and t.lang == typed_lang]
+    candidates = [" ".join(phrases)] + (runs if typed_lang != "en" and len(runs) == 1 else [])
+    titles = _titles(conn)
+    found, words = [], ()
+    for joined in candidates:
+        words = english_stems(english_key(joined)) if typed_lang == "en" else tuple(joined.split())
+        found = titles.get((typed_lang, words), [])
+        if found:
+            break
+    hits: list[LexicalHit] = []
+    for rel, number, kind in found:
+        numbers = [number]
+        if kind == "glossary":
+            rows = conn.execute("select title, text from search_current where kind = 'glossary' and lang = ?"
+                                " and release = ? and number = ?", [typed_lang, rel, number]).fetchall()
+            cited = [n for title, text in rows if _title_words(title, typed_lang) == words for n in cited_rules(text)]
+            numbers = list(dict.fromkeys([number, *cited]))
+        for n in numbers:
+            if not any(h.number == n for h in hits):
+                hits.append(LexicalHit(None, "rule", rel, typed_lang, n, None, "", -1.0))
+    if not hits:
+        return []
+    known = {(r[0], r[1]) for r in conn.execute(
+        f"select release, number from rules where lang = ? and number in ({','.join('?' * len(hits))})",
+        [typed_lang, *[h.number for h in hits]])}
+    hits = [h for h in hits if (h.release, h.number) in known]
     return _group_order(conn, hits, by_key, "title") if hits else []
 
 

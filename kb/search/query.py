@@ -228,6 +228,26 @@ def _read_english(chunk: str, plan: QueryPlan, terms: list[Term], names: Keyword
             if len(run) >= 2:
                 terms.append(Term(" ".join(run[-2:]), "en", "phrase"))
         i += 1
+    span = _span_phrase(items)
+    if span and not any(t.phrase == span for t in terms):
+        terms.append(Term(span, "en", "phrase"))
+
+
+SPAN = (3, 6)  # a short query's words from its first content word to its last are also a phrase
+
+
+def _span_phrase(items: list[str]) -> str | None:
+    """The words typed from the first content word to the last, stopwords included, when they are
+    few: "toughness 0 or less" is a phrase of the rules as well as three words.
+
+    >>> _span_phrase("toughness 0 or less".split()), _span_phrase("what is hexproof".split())
+    ('toughness 0 or less', None)
+    """
+    content = [i for i, w in enumerate(items) if w not in STOPWORDS and (len(w) > 1 or w.isdigit())]
+    if not content:
+        return None
+    span = items[content[0]:content[-1] + 1]
+    return " ".join(span) if SPAN[0] <= len(span) <= SPAN[1] else None
 
 
 def _add_alias(alias: Alias, typed: str, terms: list[Term]) -> None:
