@@ -32,6 +32,7 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 
 from . import dense as dense_module
+from . import warm
 from .fts import KeywordNames, MARK_END, MARK_START, english_key
 from .fusion import rrf_scores
 from .lexical import LexicalHit, lexical_hits
@@ -189,9 +190,9 @@ def prepare(conn) -> None:
 
     _Names.from_db(conn)
     aliases_from_db(conn)
-    Vocabulary.from_db(conn)
+    warm.vocabulary(conn)
     _titles(conn)
-    card_names(conn)
+    warm.card_names(conn)
 
 
 # Dropped words that make no question of a name: "toughness 0 or less", "the legend rule".
@@ -254,9 +255,9 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
     # time limit, which bounds the work of this query.
     names = KeywordNames.from_db(conn)
     aliases = aliases_from_db(conn)
-    vocabulary = Vocabulary.from_db(conn)
+    vocabulary = warm.vocabulary(conn)
     _titles(conn)
-    card_index = card_names(conn) if cards and query else None
+    card_index = warm.card_names(conn) if cards and query else None
     with _TimeLimit(conn, time_limit) as clock:
         plan = read_query(query, names=names, aliases=aliases, vocabulary=None)
         mentions = []
