@@ -144,11 +144,14 @@ def aliases_from_db(conn) -> AliasTable:
     return table
 
 
+_SUBRULE = re.compile(r"\d{3}\.\d+[a-z]")
+
+
 def _numbered(number: str | None) -> str | None:
     """The numbered rule a number belongs to: 702.11 for 702.11b; 702 stays 702."""
     if not number:
         return None
-    return number[:-1] if re.fullmatch(r"\d{3}\.\d+[a-z]", number) else number
+    return number[:-1] if _SUBRULE.fullmatch(number) else number
 
 
 class _TimeLimit:
@@ -687,12 +690,21 @@ def _definition_order(conn, plan: QueryPlan, lang: str | None, release: str | No
     runs = [t.phrase for t in plan.terms if t.origin == "phrase" and t.lang == typed_lang]
     candidates = [" ".join(phrases)] + (runs if typed_lang != "en" and len(runs) == 1 else [])
     titles = _titles(conn)
-    found, words = [], ()
     for joined in candidates:
         words = english_stems(english_key(joined)) if typed_lang == "en" else tuple(joined.split())
-        found = titles.get((typed_lang, words), [])
-        if found:
+        if titles.get((typed_lang, words)):
             break
+    else:
+        return []
+    numbers = _fact(conn, ("definition", typed_lang, words), lambda: _defined_by(conn, typed_lang, words))
+    hits = [LexicalHit(None, "rule", rel, typed_lang, n, None, "", -1.0) for rel, n in numbers]
+    return _group_order(conn, hits, by_key, "title") if hits else []
+
+
+def _defined_by(conn, typed_lang: str, words: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(release, number) of the rules a title stands for: a titled rule itself, a glossary term
+    the rules its definition names, in its order (rules of the release that exist only)."""
+    found = _titles(conn).get((typed_lang, words), [])
     hits: list[LexicalHit] = []
     for rel, number, kind in found:
         numbers = [number]
@@ -709,8 +721,7 @@ def _definition_order(conn, plan: QueryPlan, lang: str | None, release: str | No
     known = {(r[0], r[1]) for r in conn.execute(
         f"select release, number from rules where lang = ? and number in ({','.join('?' * len(hits))})",
         [typed_lang, *[h.number for h in hits]])}
-    hits = [h for h in hits if (h.release, h.number) in known]
-    return _group_order(conn, hits, by_key, "title") if hits else []
+    return [(h.release, h.number) for h in hits if (h.release, h.number) in known]
 
 
 def _number_group(conn, number: str, lang: str | None, release: str | None, by_key: dict):
