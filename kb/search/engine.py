@@ -301,7 +301,8 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
             order = _group_order(conn, hits, by_key, "lexical")
             rankings.append(order)
             weights.append(LEXICAL_WEIGHT if text_lang in plan.languages or not plan.languages
-                           else OTHER_LANGUAGE_WEIGHT * _translated_share(plan))
+                           # beside the ranking of the words typed, by the share of them it has
+                           else OTHER_LANGUAGE_WEIGHT * (_translated_share(plan) if lang is None else 1.0))
             lexical_order += [k for k in order if k not in lexical_order]
         definitions = _definition_order(conn, plan, lang, release, by_key)
         titles = _title_order(conn, plan, lang, release, by_key, vocabulary)
@@ -318,8 +319,8 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
         wants_dense = (needs_dense(plan) and not _verbatim(conn, plan)) or not lexical_order
         use_dense = (bool(plan.terms) or bool(mentions)) and (wants_dense if dense is None else dense)
         if use_dense and release is None and section is None:
-            dense_order, note = _dense_order(conn, _dense_text(plan, query, result.cards, mentions), lang, by_key,
-                                             embedder_name, clock)
+            dense_order, note = _dense_order(conn, _dense_text(plan, query, result.cards, mentions),
+                                             _dense_language(plan, lang), by_key, embedder_name, clock)
             if note:
                 notes.append(note)
             if dense_order:
@@ -540,6 +541,19 @@ def _dense_text(plan: QueryPlan, query: str, cards: list[dict] | None = None,
         query = _with_card_texts(plan.text, cards, mentions)
 
     return query + (" (" + ", ".join(extra) + ")" if extra else "")
+
+
+def _dense_language(plan: QueryPlan, lang: str | None) -> str | None:
+    """The language of the rules dense retrieval reads: the question's own where one language is
+    searched and the question is typed in the other (呪禁は何を防ぐ？ over the English rules). The
+    model matches a question with a rule far better in one language than across two, and a rule
+    found in Japanese is the same group as its English text (the rule lineage): the answer is
+    still the rule in the language asked for."""
+    if lang is not None and len(plan.languages) == 1:
+        (typed,) = plan.languages
+        if typed != lang and typed in ("en", "ja") and lang in ("en", "ja"):
+            return typed
+    return lang
 
 
 def _dense_order(conn, query: str, lang: str | None, by_key: dict, embedder_name: str | None, clock):
