@@ -96,11 +96,12 @@ def main() -> None:
     args = parser.parse_args()
     path = db_path(args.db)
     from kb.search import dense
-    from kb.search.engine import answer
+    from kb.search.engine import answer, prepare
 
     print(f"start: {load()}")
     conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
-    answer(conn, "warm up", dense=False)  # word lists, Sudachi's dictionary
+    prepare(conn)  # word lists, titles, card names, Sudachi's dictionary: once per process
+    answer(conn, "warm up", dense=False)
     expressions = {q: fts_query(q) for q in KEYWORDS + QUESTIONS}
     report("baseline: plain FTS5 MATCH (every word required)", timed(
         lambda q: conn.execute(current_sql(), {"query": expressions[q], "lang": None, "section": None,

@@ -195,7 +195,11 @@ def prepare(conn) -> None:
     aliases_from_db(conn)
     warm.vocabulary(conn)
     _titles(conn)
+    _newest_lineages(conn)
     warm.card_names(conn)
+    from ..japanese import tokens
+
+    tokens("墓地")  # Sudachi's dictionary, loaded on first use
 
 
 # Dropped words that make no question of a name: "toughness 0 or less", "the legend rule".
@@ -260,6 +264,7 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
     aliases = aliases_from_db(conn)
     vocabulary = warm.vocabulary(conn)
     _titles(conn)
+    _newest_lineages(conn)
     card_index = warm.card_names(conn) if cards and query else None
     with _TimeLimit(conn, time_limit) as clock:
         plan = read_query(query, names=names, aliases=aliases, vocabulary=None)
@@ -469,13 +474,35 @@ class _Group:
     via: set = field(default_factory=set)
 
 
+def _newest_lineages(conn) -> dict:
+    """The rule lineage of the newest English and Japanese releases (what the default search
+    shows), in memory once per database: grouping and counterparts then ask SQLite nothing."""
+    def compute():
+        releases = {(r, lg) for lg in ("en", "ja") if (r := _newest(conn, lg))}
+        by_rule, by_lineage = {}, {}
+        if _has(conn, "rule_lineage"):
+            for release, lang in releases:
+                for number, lineage in conn.execute(
+                        "select number, lineage_id from rule_lineage where release = ? and lang = ?", [release, lang]):
+                    by_rule[(release, lang, number)] = lineage
+                    by_lineage.setdefault((lineage, release, lang), number)
+        return {"releases": releases if _has(conn, "rule_lineage") else set(), "by_rule": by_rule,
+                "by_lineage": by_lineage}
+    return _fact(conn, ("newest lineages",), compute)
+
+
 def _lineages(conn, items: set[tuple[str, str, str]]) -> dict[tuple[str, str, str], int]:
     """(release, lang, number) → lineage id (none in a database without the rule history)."""
     out: dict = {}
     if not _has(conn, "rule_lineage"):
         return out
+    newest = _newest_lineages(conn)
     by_rl: dict[tuple[str, str], set[str]] = {}
     for release, lang, number in items:
+        if (release, lang) in newest["releases"]:
+            if (release, lang, number) in newest["by_rule"]:
+                out[(release, lang, number)] = newest["by_rule"][(release, lang, number)]
+            continue
         by_rl.setdefault((release, lang), set()).add(number)
     for (release, lang), numbers in by_rl.items():
         numbers_list = sorted(numbers)
@@ -778,7 +805,14 @@ def _counterparts(conn, groups: list[_Group], release: str | None) -> dict:
                 out[(g.key, lg)] = (g.release, g.number)
         if g.key[0] == "lineage":
             lineage_ids.append(g.key[1])
-    if lineage_ids:
+    newest = _newest_lineages(conn)
+    if lineage_ids and all((targets[lg], lg) in newest["releases"] for lg in ("en", "ja")):
+        for lineage in lineage_ids:
+            for lg in ("en", "ja"):
+                found = newest["by_lineage"].get((lineage, targets[lg], lg))
+                if found:
+                    out.setdefault((("lineage", lineage), lg), (targets[lg], found))
+    elif lineage_ids:
         marks = ",".join("?" * len(lineage_ids))
         for lineage, lg, rel, number in conn.execute(
                 f"select lineage_id, lang, release, number from rule_lineage where lineage_id in ({marks})"
@@ -877,6 +911,11 @@ def mark(text: str, plan: QueryPlan, lang: str, *, width: int = 220) -> str:
     """
     if lang == "ja":
         keys = {w for t in plan.terms if t.lang == "ja" for w in t.phrase.split()}
+        # Words printed as searched (墓地, マナ総量) are marked where they stand; only when none is
+        # (探す printed 探し) does Sudachi segment the text to find their forms.
+        literal = sorted({k for k in keys if len(k) >= 2 and k in text}, key=len, reverse=True)
+        if literal:
+            return _mark_literal(text, literal, width)
         if keys:
             from ..japanese import highlight
 
@@ -894,6 +933,15 @@ def mark(text: str, plan: QueryPlan, lang: str, *, width: int = 220) -> str:
     piece = text[begin:begin + width]
     marked = pattern.sub(lambda m: MARK_START + m.group(0) + MARK_END, piece)
     return ("…" if begin else "") + marked + ("…" if begin + width < len(text) else "")
+
+
+def _mark_literal(text: str, words: list[str], width: int) -> str:
+    pattern = re.compile("|".join(re.escape(w) for w in words))
+    first = pattern.search(text)
+    begin = max(0, first.start() - width // 3) if first else 0
+    end = min(len(text), begin + width)
+    marked = pattern.sub(lambda m: MARK_START + m.group(0) + MARK_END, text[begin:end])
+    return ("…" if begin else "") + marked + ("…" if end < len(text) else "")
 
 
 def _others(conn, plan: QueryPlan, lang: str | None) -> list[dict]:

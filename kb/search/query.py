@@ -114,6 +114,14 @@ class AliasTable:
     def find(self, key: str) -> Alias | None:
         return self.by_word.get(key)
 
+    def of_language(self, lang: str) -> list[tuple[str, Alias]]:
+        """The (word, alias) pairs whose word is written in ``lang`` (a non-Latin script)."""
+        if not hasattr(self, "_by_lang"):
+            self._by_lang: dict[str, list[tuple[str, Alias]]] = {}
+            for key, alias in self.by_word.items():
+                self._by_lang.setdefault(detect(key) or "", []).append((key, alias))
+        return self._by_lang.get(lang, [])
+
 
 def _alias_key(word: str) -> str:
     return english_key(word) if not detect(word) else normalize_query(word)
@@ -261,8 +269,8 @@ def _read_segmented(lang: str, chunk: str, plan: QueryPlan, terms: list[Term], n
     plan.languages.add(lang)
     compact = chunk.replace(" ", "")
     # Slang first, as typed (ETB誘発, バウンス): a segmenter may split it where players don't.
-    for key, alias in aliases.by_word.items():
-        if detect(key) == lang and key in compact:
+    for key, alias in aliases.of_language(lang):
+        if key in compact:
             _add_alias(alias, key, terms)
     runs = seg.segment_query(chunk)
     content = seg.content_words(chunk)
@@ -285,7 +293,7 @@ def _read_segmented(lang: str, chunk: str, plan: QueryPlan, terms: list[Term], n
     for run in runs:
         if len(run.split()) > 1:
             terms.append(Term(run, lang, "phrase"))
-    slang = {k for k in aliases.by_word if detect(k) == lang}
+    slang = {k for k, _ in aliases.of_language(lang)}
     terms.extend(Term(w, lang, "alias" if w in slang else "word", w) for w in content)
     all_words = [w for r in runs for w in r.split()]
     plan.dropped.extend(w for w in all_words if w not in content_set and w not in plan.dropped)
