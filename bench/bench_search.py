@@ -139,7 +139,10 @@ def main() -> None:
                 t0 = time.perf_counter()
                 r = client.get("/-/search.json", params={"q": q})
                 ms = (time.perf_counter() - t0) * 1000
-                return ms, r.status_code, r.json().get("mode")
+                body = r.json()
+                if r.status_code != 200:
+                    print(f"{'':<52} {r.status_code} for {q!r}: {str(body.get('error') or body)[:160]}")
+                return ms, r.status_code, body.get("mode")
 
         for clients in sorted({1, args.clients}):
             with ThreadPoolExecutor(max_workers=clients) as pool:

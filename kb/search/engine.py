@@ -42,7 +42,7 @@ from .cards import CardMention, card_names
 from .typos import Vocabulary
 
 MAX_QUERY = 200
-TIME_LIMIT = 2.0  # seconds a search may take once the database's word lists are loaded
+TIME_LIMIT = 2.0  # seconds of CPU time a search may take once the database's word lists are loaded
 OTHER_KINDS = ("ruling", "card", "card ruling")
 DENSE_DEPTH = 40
 LEXICAL_DEPTH = 50
@@ -155,27 +155,37 @@ def _numbered(number: str | None) -> str | None:
 
 
 class _TimeLimit:
-    """SQLite's progress handler, interrupting work past a deadline."""
+    """SQLite's progress handler, interrupting work past a deadline.
+
+    The clock is the CPU time of the thread running the search (SQLite calls the handler in that
+    thread): what bounds is the work a query does, so a query is not stopped because other
+    clients, or other programs, had the cores meanwhile.
+    """
+
+    clock = staticmethod(time.thread_time)
 
     def __init__(self, conn, seconds: float):
         self.conn = conn
-        self.deadline = time.monotonic() + seconds
+        self.deadline = self.clock() + seconds
         self.seconds = seconds
 
+    def _handler(self):
+        return 1 if self.clock() > self.deadline else 0
+
     def __enter__(self):
-        self.conn.set_progress_handler(lambda: 1 if time.monotonic() > self.deadline else 0, 2000)
+        self.conn.set_progress_handler(self._handler, 2000)
         return self
 
     @contextlib.contextmanager
     def suspended(self):
         """Loading a model or an index once per process is not this query's work: the clock stops."""
         self.conn.set_progress_handler(None, 2000)
-        paused = time.monotonic()
+        paused = self.clock()
         try:
             yield
         finally:
-            self.deadline += time.monotonic() - paused
-            self.conn.set_progress_handler(lambda: 1 if time.monotonic() > self.deadline else 0, 2000)
+            self.deadline += self.clock() - paused
+            self.conn.set_progress_handler(self._handler, 2000)
 
     def __exit__(self, exc_type, exc, tb):
         self.conn.set_progress_handler(None, 2000)
