@@ -111,9 +111,9 @@ def main() -> None:
                                " (select release from newest_release) limit 10", [f"%{q.split()[0]}%"]).fetchall(),
         KEYWORDS[:6], 1))
     for label, others in (("", False), (" + rulings, cards", True)):
-        t = timed(lambda q: answer(conn, q, dense=False, others=others), KEYWORDS, args.rounds)
+        t = timed(lambda q, others=others: answer(conn, q, dense=False, others=others), KEYWORDS, args.rounds)
         report(f"lexical path: keywords, numbers, typos{label}", t, t.cpu)
-        t = timed(lambda q: answer(conn, q, dense=False, others=others), QUESTIONS, args.rounds)
+        t = timed(lambda q, others=others: answer(conn, q, dense=False, others=others), QUESTIONS, args.rounds)
         report(f"lexical path: questions (dense off){label}", t, t.cpu)
     model = dense.embedder()
     if model is None:

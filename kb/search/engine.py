@@ -33,12 +33,12 @@ from dataclasses import asdict, dataclass, field, replace
 
 from . import dense as dense_module
 from . import warm
-from .fts import KeywordNames, MARK_END, MARK_START, english_key
+from .card_rules import card_rules
+from .cards import CardMention
+from .fts import MARK_END, MARK_START, KeywordNames, english_key
 from .fusion import rrf_scores
 from .lexical import LexicalHit, lexical_hits
 from .query import Alias, AliasTable, QueryPlan, read_query
-from .card_rules import card_rules
-from .cards import CardMention, card_names
 from .typos import Vocabulary
 
 MAX_QUERY = 200
