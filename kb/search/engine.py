@@ -274,7 +274,6 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
     aliases = aliases_from_db(conn)
     vocabulary = warm.vocabulary(conn)
     _titles(conn)
-    _newest_lineages(conn)
     card_index = warm.card_names(conn) if cards and query else None
     with _TimeLimit(conn, time_limit) as clock:
         plan = read_query(query, names=names, aliases=aliases, vocabulary=None)
@@ -484,9 +483,17 @@ class _Group:
     via: set = field(default_factory=set)
 
 
-def _newest_lineages(conn) -> dict:
+_NO_LINEAGES = {"releases": set(), "by_rule": {}, "by_lineage": {}}
+
+
+def _newest_lineages(conn, build: bool = True) -> dict:
     """The rule lineage of the newest English and Japanese releases (what the default search
-    shows), in memory once per database: grouping and counterparts then ask SQLite nothing."""
+    shows), in memory once per database: grouping and counterparts then ask SQLite nothing.
+    Read by :func:`prepare` (a server); a process that answers one query (``kb search``) asks
+    SQLite for the few rules it shows instead (``build=False`` before it was read)."""
+    if not build and (_db_key(conn), "newest lineages") not in _FACTS:
+        return _NO_LINEAGES
+
     def compute():
         releases = {(r, lg) for lg in ("en", "ja") if (r := _newest(conn, lg))}
         by_rule, by_lineage = {}, {}
@@ -506,7 +513,7 @@ def _lineages(conn, items: set[tuple[str, str, str]]) -> dict[tuple[str, str, st
     out: dict = {}
     if not _has(conn, "rule_lineage"):
         return out
-    newest = _newest_lineages(conn)
+    newest = _newest_lineages(conn, build=False)
     by_rl: dict[tuple[str, str], set[str]] = {}
     for release, lang, number in items:
         if (release, lang) in newest["releases"]:
@@ -815,7 +822,7 @@ def _counterparts(conn, groups: list[_Group], release: str | None) -> dict:
                 out[(g.key, lg)] = (g.release, g.number)
         if g.key[0] == "lineage":
             lineage_ids.append(g.key[1])
-    newest = _newest_lineages(conn)
+    newest = _newest_lineages(conn, build=False)
     if lineage_ids and all((targets[lg], lg) in newest["releases"] for lg in ("en", "ja")):
         for lineage in lineage_ids:
             for lg in ("en", "ja"):

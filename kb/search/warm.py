@@ -74,13 +74,14 @@ def _decode(cls, module, data: dict):
     for name, (how, *rest) in data.items():
         if how == "dataclasses":
             kind = getattr(module, rest[0])
-            fields = [f.name for f in dataclasses.fields(kind)]
-            new = object.__new__
-            values = {}
-            for k, row in rest[1].items():
-                item = new(kind)
-                item.__dict__.update(zip(fields, row))
-                values[k] = item
+            fields = dataclasses.fields(kind)
+            if all(f.init for f in fields):  # the constructor, from the fields astuple() gave
+                values = {k: kind(*row) for k, row in rest[1].items()}
+            else:
+                names, new, values = [f.name for f in fields], object.__new__, {}
+                for k, row in rest[1].items():
+                    item = values[k] = new(kind)
+                    item.__dict__.update(zip(names, row))
             setattr(obj, name, values)
         else:
             setattr(obj, name, rest[0])
