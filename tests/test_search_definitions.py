@@ -78,13 +78,26 @@ def test_the_other_language_counts_by_the_share_of_the_query_it_translates(conn)
 
 
 @pytest.mark.parametrize("query", ["graveyard", "mana value", "face down", "first strike double", "墓地"])
-def test_ranged_lexical_search_finds_what_the_whole_index_finds(conn, query):
+def test_the_rules_index_finds_the_rows_the_whole_index_finds(conn, query):
+    # Its own index of the CR rows ranks by the rarity of words among rules; the rows it finds
+    # are the rows of the whole index that match, no more and no fewer.
     plan = read_query(query, names=KeywordNames.from_db(conn))
     for lang in ("en", "ja"):
-        fast = lexical_hits(conn, plan, lang=lang, terms_lang=lang, limit=30)
+        fast = lexical_hits(conn, plan, lang=lang, terms_lang=lang, limit=5000)
         whole = conn.execute(CURRENT_OR_SQL, {"query": match_expression(plan, lang), "lang": lang, "section": None,
-                                              "kinds": json.dumps(list(CR_KINDS)), "limit": 30}).fetchall()
-        assert [h.rowid for h in fast] == [r[0] for r in whole]
+                                              "kinds": json.dumps(list(CR_KINDS)), "limit": 5000}).fetchall()
+        assert fast and {h.rowid for h in fast} == {r[0] for r in whole}
+
+
+def test_the_rules_index_holds_the_english_and_japanese_rules_only(conn):
+    assert lexical.has_rules_index(conn)
+    indexed = conn.execute("select count(*) from search_rules_fts_docsize").fetchone()[0]
+    rows = conn.execute("select count(*) from search_current where kind in ('rule', 'example', 'glossary')"
+                        " and lang in ('en', 'ja')").fetchone()[0]
+    assert indexed == rows > 8000
+    outside = conn.execute("select count(*) from search_rules_fts_docsize d join search_current s on s.id = d.id"
+                           " where s.kind not in ('rule', 'example', 'glossary') or s.lang not in ('en', 'ja')")
+    assert outside.fetchone()[0] == 0
 
 
 def test_row_ranges_cover_every_row_of_their_kinds(conn):

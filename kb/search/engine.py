@@ -219,12 +219,16 @@ CONNECTIVES = frozenset("a an the and or of to in on at by for from with into on
 def _verbatim(conn, plan: QueryPlan) -> bool:
     """The query's words, typed whole, are a phrase of the rules ("toughness 0 or less"): a
     keyword-shaped query, for the lexical path, however many words it has."""
-    from .lexical import CR_KINDS, row_ranges
+    from .lexical import CR_KINDS, has_rules_index, row_ranges
 
     spans = [t.phrase for t in plan.terms if t.origin == "phrase" and t.lang == "en" and len(t.phrase.split()) >= 3]
     if not spans or plan.languages != {"en"}:
         return False
     expression = '"' + spans[-1].replace('"', " ") + '"'
+    if has_rules_index(conn):
+        return conn.execute("select 1 from search_rules_fts join search_current s on s.id = search_rules_fts.rowid"
+                            " where search_rules_fts match ? and s.lang = 'en' limit 1", [expression]).fetchone() \
+            is not None
     for low, high in row_ranges(conn, CR_KINDS, "en"):
         if conn.execute("select 1 from search_current_fts where search_current_fts match ? and rowid between ? and ?"
                         " limit 1", [expression, low, high]).fetchone():

@@ -86,6 +86,19 @@ where (:lang is null or s.lang = :lang) and s.kind in (select value from json_ea
 order by ranked.rank limit :limit
 """
 
+RULES_OR_SQL = """
+select s.id, s.kind, s.release, s.lang, s.number, s.title, s.text, bm25(search_rules_fts) as rank
+from search_rules_fts join search_current s on s.id = search_rules_fts.rowid
+where search_rules_fts match :query
+  and (:lang is null or s.lang = :lang)
+  and s.kind in (select value from json_each(:kinds))
+  and (:section is null or s.number = :section or s.number like :section || '.%'
+       or s.number glob :section || '[a-z]' or (length(:section) = 1 and substr(s.number, 1, 1) = :section))
+order by rank limit :limit
+"""
+
+RULE_LANGS = ("en", "ja")  # the languages search_rules_fts holds
+
 GAP = 2000  # ranges of rows closer than this are read as one
 
 
@@ -105,6 +118,23 @@ def row_ranges(conn, kinds, lang: str | None) -> list[tuple[int, int]]:
         else:
             merged.append([low, high])
     return [(low, high) for low, high in merged]
+
+
+_RULES_INDEX: dict = {}
+
+
+def has_rules_index(conn) -> bool:
+    """The database has ``search_rules_fts`` (built since round 3; older ones rank by id ranges)."""
+    path = _path(conn)
+    if path not in _RULES_INDEX:
+        _RULES_INDEX[path] = conn.execute(
+            "select 1 from sqlite_master where name = 'search_rules_fts'").fetchone() is not None
+    return _RULES_INDEX[path]
+
+
+def _path(conn) -> str:
+    row = next((r for r in conn.execute("pragma database_list") if r[1] == "main"), None)
+    return row[2] if row and row[2] else f"memory:{id(conn)}"
 
 
 _SPANS: dict = {}
@@ -136,6 +166,10 @@ def lexical_hits(conn, plan: QueryPlan, *, lang: str | None = None, kinds=CR_KIN
     if not expression:
         return []
     if release is None:
+        params = {"query": expression, "lang": lang, "kinds": json.dumps(list(kinds)), "section": section,
+                  "limit": limit}
+        if set(kinds) <= set(CR_KINDS) and lang in RULE_LANGS and has_rules_index(conn):
+            return [LexicalHit(*row) for row in conn.execute(RULES_OR_SQL, params).fetchall()]
         rows = []
         bounded = not set(kinds) & set(CR_KINDS)
         for low, high in row_ranges(conn, kinds, lang):
