@@ -7,7 +7,7 @@ import json
 import pytest
 
 from kb.search import lexical, warm
-from kb.search.engine import _translated_share, answer, needs_dense
+from kb.search.engine import _translated_share, _verbatim, answer, needs_dense
 from kb.search.fts import KeywordNames
 from kb.search.lexical import CR_KINDS, CURRENT_OR_SQL, lexical_hits, match_expression, row_ranges
 from kb.search.query import read_query
@@ -66,8 +66,12 @@ def test_a_rules_phrase_typed_whole_stays_on_the_lexical_path(conn):
     assert "toughness 0 or less" in [t.phrase for t in plan.terms]
     result = answer(conn, "toughness 0 or less", others=False)
     assert result.mode == "lexical" and numbers(result)[0] == "704.5"
-    # A question's words are no phrase of the rules: it still goes to dense retrieval.
+    # A question's words are no phrase of the rules: it still goes to dense retrieval, and so does
+    # a question around a phrase of the rules.
     assert needs_dense(read_query("can a tapped creature block", names=names))
+    around = read_query("what are the characteristics of copies", names=names)
+    assert needs_dense(around) and not _verbatim(conn, around)
+    assert _verbatim(conn, read_query("toughness 0 or less", names=names))
 
 
 def test_the_other_language_counts_by_the_share_of_the_query_it_translates(conn):

@@ -222,8 +222,8 @@ def _verbatim(conn, plan: QueryPlan) -> bool:
     from .lexical import CR_KINDS, has_rules_index, row_ranges
 
     spans = [t.phrase for t in plan.terms if t.origin == "phrase" and t.lang == "en" and len(t.phrase.split()) >= 3]
-    if not spans or plan.languages != {"en"}:
-        return False
+    if not spans or plan.languages != {"en"} or spans[-1] != english_key(plan.text):
+        return False  # a question's words around it ("what are the characteristics of copies")
     expression = '"' + spans[-1].replace('"', " ") + '"'
     if has_rules_index(conn):
         return conn.execute("select 1 from search_rules_fts join search_current s on s.id = search_rules_fts.rowid"
