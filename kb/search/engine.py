@@ -285,11 +285,6 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
             weights.append(TITLE_WEIGHT)
         if mentions:
             result.cards = _cards_shown(conn, mentions)
-            if release is None:  # the card's rules are numbers of the newest release
-                pointed = _card_order(conn, mentions, plan, by_key, section)
-                if pointed:
-                    rankings.append(pointed)
-                    weights.append(CARD_WEIGHT)
         use_dense = (bool(plan.terms) or bool(mentions)) and ((needs_dense(plan) or not lexical_order) if dense is None else dense)
         if use_dense and release is None and section is None:
             dense_order, note = _dense_order(conn, _dense_text(plan, query, result.cards, mentions), lang, by_key,
@@ -300,6 +295,12 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
                 rankings.append(dense_order)
                 weights.append(DENSE_WEIGHT)
                 result.mode = "hybrid" if result.mode != "number" else "number"
+        if mentions and release is None:  # the card's rules are numbers of the newest release
+            # blended with what the question's words found (every ranking so far)
+            pointed = _card_order(conn, mentions, plan, by_key, section, rrf_scores(rankings, weights=weights))
+            if pointed:
+                rankings.append(pointed)
+                weights.append(CARD_WEIGHT)
         scores = rrf_scores(rankings, weights=weights)
         order = _specific_first(sorted(scores, key=lambda key: -scores[key]), by_key)
         if number_key is not None:
@@ -334,13 +335,25 @@ def _drop_card_words(plan: QueryPlan, mentions: list[CardMention]) -> None:
     plan.terms = [t for t in plan.terms if not of_a_name(t)]
 
 
-def _card_order(conn, mentions: list[CardMention], plan: QueryPlan, by_key: dict, section: str | None) -> list:
+def _card_order(conn, mentions: list[CardMention], plan: QueryPlan, by_key: dict, section: str | None,
+                asked_scores: dict | None = None) -> list:
+    """The rules the named cards' text points to (:func:`.card_rules.card_rules`), blended with the
+    question's own rankings (``asked_scores``: their fused scores by group key)."""
     newest = _newest(conn, "en")
     # "Urborg" is a card of its own and the word most who type it mean Urborg, Tomb of Yawgmoth by:
     # both are shown, the rules are the latter's.
     ids = [m.card_id for m in mentions
            if not (m.how == "exact" and any(o.how == "partial" and o.start == m.start for o in mentions))]
-    pointed = card_rules(conn, ids, release=newest)
+    asked = None
+    if asked_scores:
+        ranked = sorted(asked_scores, key=lambda key: -asked_scores[key])
+        rank_of_key = {key: i for i, key in enumerate(ranked, 1)}
+        probe: dict = {}
+
+        def asked(number: str) -> int | None:
+            keys = _group_order(conn, [LexicalHit(None, "rule", newest, "en", number, None, "", 0.0)], probe, "card")
+            return rank_of_key.get(keys[0]) if keys else None
+    pointed = card_rules(conn, ids, release=newest, asked=asked, plan=plan)
     if section:
         pointed = [p for p in pointed if p[1] == section or p[1].startswith(section)]
     hits = [LexicalHit(None, "rule", rel, "en", number, None, "", float(i)) for i, (rel, number, _) in enumerate(pointed)]
