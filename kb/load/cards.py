@@ -32,6 +32,7 @@ printings, sets, rulings, legalities, names and the versions its sources gave.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -45,6 +46,8 @@ from ingest.cards import CardName, ForgeFace, OracleCard, card_files, parse_card
 from ingest.records import IngestProblem, SourceError
 
 from ..build import BuildContext, insert_rows
+from ..cache import code_version, copy_row_file, file_digest, read_row_file, write_row_file
+from ..sqlite import sqlite3
 from ..schema import create_tables
 
 CARD_TABLES: dict[str, dict] = {
@@ -256,6 +259,15 @@ def load_cards(ctx: BuildContext) -> None:
         ctx.problems.append(IngestProblem("cards", None, "warning", "no-card-data",
                                           "the corpus has no cards/ folder; card tables are empty"))
         return
+    key, path = _cache_entry(ctx)
+    if path is not None:
+        entry = read_row_file(path, key)
+        if entry is not None:
+            ctx.cache.hits["cards"] += 1
+            _copy_cached(ctx, path, entry[0])
+            return
+        ctx.cache.misses["cards"] += 1
+    problems_before = len(ctx.problems)
     records, kinds = parse_all(ctx)
     names: list[CardName] = []
     in_data: set[str] = set()
@@ -276,7 +288,49 @@ def load_cards(ctx: BuildContext) -> None:
         forms = pool.submit(_search_forms, wanted)
         cards = assemble_cards(records, kinds=kinds, problems=ctx.problems)
         search_forms = forms.result()
-    _insert_cards(ctx, cards, names, search_forms)
+    tables = card_table_rows(ctx, cards, names, search_forms)
+    failed = any(p.code == "unreadable" for p in ctx.problems[problems_before:])
+    if path is not None and not failed:  # a build that kept going past a broken file is never cached
+        problems = [dataclasses.asdict(p) for p in ctx.problems[problems_before:]]
+        try:
+            write_row_file(path, key, tables, {"problems": problems})
+        except (OSError, sqlite3.Error) as e:
+            ctx.cache.errors.append(f"card rows not cached: {e}")
+        else:
+            _copy_cached(ctx, path, None)
+            return
+    _write_card_tables(ctx.db, tables)
+
+
+#: What the card step's output depends on besides the card files: its code and the Japanese segmenter's.
+CARD_CODE = ("ingest.cards", "ingest.card_identity", "ingest.card_costs", "ingest.records", "ingest.decoding",
+             "kb.load.cards", "kb.japanese")
+
+
+def _cache_entry(ctx: BuildContext) -> tuple[str, Path | None]:
+    """The key of this corpus's card rows (every card file's path and digest, the code's version) and
+    the row file it lives in (None without a cache)."""
+    if not ctx.cache.enabled:
+        return "", None
+    from importlib import metadata
+
+    inputs = [f"{p.relative_to(ctx.corpus).as_posix()} {kind} {file_digest(p)}" for kind, p in card_files(ctx.corpus)]
+    versions = []
+    for package in ("SudachiPy", "SudachiDict-core"):
+        try:
+            versions.append(f"{package} {metadata.version(package)}")
+        except metadata.PackageNotFoundError:
+            versions.append(f"{package} none")
+    key = ctx.cache.key("cards", code_version(*CARD_CODE), *versions, *inputs)
+    return key, ctx.cache.rows_path("cards", key)
+
+
+def _copy_cached(ctx: BuildContext, path: Path, meta: dict | None) -> None:
+    """The card tables filled from a row file (and, from the cache, the problems its build had)."""
+    copy_row_file(ctx.db.conn, path, {name: _columns(name) for name in _ROW_TABLES})
+    if meta is not None:
+        ctx.problems.extend(IngestProblem(**p) for p in meta.get("problems", []))
+    _finish_card_tables(ctx.db)
 
 
 def _search_forms(names: list[str]) -> dict[str, str]:
@@ -285,13 +339,48 @@ def _search_forms(names: list[str]) -> dict[str, str]:
     return {name: search_form(name) for name in names}
 
 
+_ROW_TABLES = ("cards", "card_faces", "card_printings", "card_rulings", "card_versions", "card_sets",
+               "card_aliases", "card_names")
+
+
+def _columns(table: str) -> list[str]:
+    """The columns the card step fills (ids of their own where the table numbers its rows)."""
+    columns = list(CARD_TABLES[table]["columns"])
+    if table == "cards":
+        return [c for c in columns if c not in ("type_line_ja", "text_ja", "pt_ja", "cost_printed_ja",
+                                                "ja_text_source", "keywords")]
+    if table in ("card_faces", "card_printings", "card_versions"):
+        return [c for c in columns if c != "id"]
+    return columns
+
+
 def _insert_cards(ctx: BuildContext, cards: list[Card], names: list[CardName],
                   search_forms: dict[str, str] | None = None) -> None:
+    """Fill the card tables with ``cards`` (and the name list ``names``)."""
+    _write_card_tables(ctx.db, card_table_rows(ctx, cards, names, search_forms))
+
+
+def _write_card_tables(db, tables: dict[str, tuple[list[str], list]]) -> None:
+    for name, (columns, rows) in tables.items():
+        insert_rows(db, name, columns, rows)
+    _finish_card_tables(db)
+
+
+def _finish_card_tables(db) -> None:
+    for table, columns in CARD_INDEXES:
+        db[table].create_index(columns, if_not_exists=True)
+    db["cards"].create_index(["name_en"], unique=True, if_not_exists=True)
+    for name, sql in CARD_VIEWS.items():
+        db.create_view(name, sql, replace=True)
+
+
+def card_table_rows(ctx: BuildContext, cards: list[Card], names: list[CardName],
+                    search_forms: dict[str, str] | None = None) -> dict[str, tuple[list[str], list]]:
+    """{table: (columns, rows)} of the card tables for ``cards`` and the name list ``names``."""
     from ..japanese import search_form
 
     forms = search_forms or {}
 
-    db = ctx.db
     listed: dict[str, CardName] = {}
     for n in names:  # a name listed twice: the first entry wins, the second is a problem
         if n.name_en in listed:
@@ -374,22 +463,9 @@ def _insert_cards(ctx: BuildContext, cards: list[Card], names: list[CardName],
                 version_rows.append((card_id, card.name, v.kind, v.source, v.line, v.printings, int(v.used),
                                      _json(list(v.differs))))
 
-    columns = [c for c in CARD_TABLES["cards"]["columns"] if c not in ("type_line_ja", "text_ja", "pt_ja",
-                                                                          "cost_printed_ja", "ja_text_source",
-                                                                          "keywords")]
-    insert_rows(db, "cards", columns, card_rows)
-    insert_rows(db, "card_faces", [c for c in CARD_TABLES["card_faces"]["columns"] if c != "id"], face_rows)
-    insert_rows(db, "card_printings", [c for c in CARD_TABLES["card_printings"]["columns"] if c != "id"],
-                printing_rows)
-    insert_rows(db, "card_rulings", list(CARD_TABLES["card_rulings"]["columns"]), ruling_rows)
-    insert_rows(db, "card_versions", [c for c in CARD_TABLES["card_versions"]["columns"] if c != "id"], version_rows)
-    insert_rows(db, "card_sets", list(CARD_TABLES["card_sets"]["columns"]),
-                [(s["set_id"], s["name"], s["printings"], len(s["cards"]), s["rulings"], s["source"])
-                 for s in sorted(sets.values(), key=lambda s: s["set_id"])])
     for n in listed.values():
         alias(n.name_ja, "ja", name_rows[n.name_en][0], name_rows[n.name_en][1], "name list") \
             if n.name_en in name_rows and n.name_ja else None
-    insert_rows(db, "card_aliases", list(CARD_TABLES["card_aliases"]["columns"]), alias_rows.values())
     # Every name: the list's entries first (with their card, where we have it), then the names only the
     # Oracle data has.
     rows = []
@@ -399,12 +475,12 @@ def _insert_cards(ctx: BuildContext, cards: list[Card], names: list[CardName],
     for name, (card_id, face, zh) in name_rows.items():
         if name not in listed:
             rows.append((name, None, 0, None, None, zh, card_id, face))
-    insert_rows(db, "card_names", list(CARD_TABLES["card_names"]["columns"]), rows)
-    for table, columns in CARD_INDEXES:
-        db[table].create_index(columns, if_not_exists=True)
-    db["cards"].create_index(["name_en"], unique=True, if_not_exists=True)
-    for name, sql in CARD_VIEWS.items():
-        db.create_view(name, sql, replace=True)
+    set_rows = [(s["set_id"], s["name"], s["printings"], len(s["cards"]), s["rulings"], s["source"])
+                for s in sorted(sets.values(), key=lambda s: s["set_id"])]
+    found = {"cards": card_rows, "card_faces": face_rows, "card_printings": printing_rows,
+             "card_rulings": ruling_rows, "card_versions": version_rows, "card_sets": set_rows,
+             "card_aliases": list(alias_rows.values()), "card_names": rows}
+    return {name: (_columns(name), found[name]) for name in _ROW_TABLES}
 
 
 # ---------------------------------------------------------------- keywords, once the lineages exist
