@@ -523,8 +523,6 @@ def keyword_titles(db) -> dict[str, tuple[str, int | None, str | None, str | Non
 def link_card_keywords(ctx: BuildContext) -> None:
     """The build step after rule history: each keyword action and ability in each card's Oracle text,
     linked to its rule by title (``card_keywords``), and each card's keyword list (``cards.keywords``)."""
-    from ingest.card_keywords import KeywordFinder
-
     db = ctx.db
     if "cards" not in db.table_names():
         return
@@ -534,35 +532,50 @@ def link_card_keywords(ctx: BuildContext) -> None:
     create_tables(db, KEYWORD_TABLES)
     titles = keyword_titles(db)
     newest = db.execute("select max(release) from releases where lang = 'en' and completeness = 'whole'").fetchone()[0]
-    faces_by_card: dict[int, list[tuple[str, str | None]]] = {}
-    for card_id, face, text in db.execute("select card_id, name_en, text from card_faces order by card_id, face"):
-        faces_by_card.setdefault(card_id, []).append((face, text))
+    cards = db.execute("select id, name_en, text, layout from cards where text is not null or id in"
+                       " (select card_id from card_faces) order by id").fetchall()
+    faces = db.execute("select card_id, name_en, text from card_faces order by card_id, face").fetchall()
     names = [r[0] for r in db.execute("select name_en from card_names")]
-    finder = KeywordFinder({t: v[0] for t, v in titles.items()}, names)
-    rows, keyword_lists = [], []
+    # Cached by what it reads (every card's text, the names, the titles) and the code that reads it.
+    inputs = hashlib.blake2b(digest_size=20)
+    for part in (cards, faces, names, sorted(titles.items()), newest):
+        inputs.update(repr(part).encode("utf-8"))
     with ctx.task("Card keywords", None) as advance:
-        for card_id, name, text, layout in db.execute(
-                "select id, name_en, text, layout from cards where text is not null or id in"
-                " (select card_id from card_faces) order by id").fetchall():
-            faces = faces_by_card.get(card_id) or [(name, text)]
-            own = [name] + [f for f, _ in faces] + ([name.split(" // ")[0]] if " // " in name else [])
-            found: dict[str, dict] = {}
-            for index, (face, face_text) in enumerate(faces):
-                for use in finder.find(face_text, own):
-                    section, lineage, keyword, number = titles[use.keyword]
-                    entry = found.setdefault(keyword, {"section": section, "found_as": use.keyword,
-                                                       "lineage": lineage, "number": number,
-                                                       "matched": [], "spans": []})
-                    if use.matched not in entry["matched"]:
-                        entry["matched"].append(use.matched)
-                    entry["spans"].append([index, use.start, use.end])
-            for keyword, e in found.items():
-                rows.append((card_id, name, keyword, e["section"], e["found_as"], e["lineage"], newest, e["number"],
-                             _json(e["matched"]), len(e["spans"]), json.dumps(e["spans"])))
-            keyword_lists.append((_json(sorted(found)) if found else None, card_id))
+        rows, keyword_lists = ctx.cache.memo(
+            "card-keywords", code_version("kb.load.cards", "ingest.card_keywords"), [inputs.hexdigest()],
+            lambda: _keyword_rows(cards, faces, names, titles, newest))
         advance(1)
     insert_rows(db, "card_keywords", [c for c in KEYWORD_TABLES["card_keywords"]["columns"] if c != "id"], rows)
     with db.conn:
         db.conn.executemany("update cards set keywords = ? where id = ?", keyword_lists)
     for columns in (["card_id"], ["keyword"], ["lineage_id"], ["release", "number"]):
         db["card_keywords"].create_index(columns, if_not_exists=True)
+
+
+def _keyword_rows(cards: list, faces: list, names: list[str], titles: dict, newest: str) -> tuple[list, list]:
+    """``card_keywords`` rows and (keyword list, card id) pairs for ``cards`` (id, name, text, layout)."""
+    from ingest.card_keywords import KeywordFinder
+
+    faces_by_card: dict[int, list[tuple[str, str | None]]] = {}
+    for card_id, face, text in faces:
+        faces_by_card.setdefault(card_id, []).append((face, text))
+    finder = KeywordFinder({t: v[0] for t, v in titles.items()}, names)
+    rows, keyword_lists = [], []
+    for card_id, name, text, layout in cards:
+        card_faces = faces_by_card.get(card_id) or [(name, text)]
+        own = [name] + [f for f, _ in card_faces] + ([name.split(" // ")[0]] if " // " in name else [])
+        found: dict[str, dict] = {}
+        for index, (face, face_text) in enumerate(card_faces):
+            for use in finder.find(face_text, own):
+                section, lineage, keyword, number = titles[use.keyword]
+                entry = found.setdefault(keyword, {"section": section, "found_as": use.keyword,
+                                                   "lineage": lineage, "number": number,
+                                                   "matched": [], "spans": []})
+                if use.matched not in entry["matched"]:
+                    entry["matched"].append(use.matched)
+                entry["spans"].append([index, use.start, use.end])
+        for keyword, e in found.items():
+            rows.append((card_id, name, keyword, e["section"], e["found_as"], e["lineage"], newest, e["number"],
+                         _json(e["matched"]), len(e["spans"]), json.dumps(e["spans"])))
+        keyword_lists.append((_json(sorted(found)) if found else None, card_id))
+    return rows, keyword_lists
