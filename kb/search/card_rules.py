@@ -85,9 +85,12 @@ TEXT_RULES: tuple[TextRule, ...] = (
     TextRule(r"\bplay an additional land\b|\bplay lands from\b", "305.2", "play one land"),
     TextRule(r"\bChoose (?:one|two|one or more)\b", "700.2", "modal"),
     TextRule(r"\bemblem\b", "114.1", "emblems"),
+    TextRule(r"\bskips?\b", "614.10", "skip"),
+    TextRule(r"\bthe exiled (?:card|cards|creature|permanent)s?\b|\bexiled with\b", "607.2", "linked"),
     TextRule(r"\bAdventure\b", "715.3", "as an Adventure"),
     # What questions about such text turn on: the stack, new objects, targets, "can't".
     TextRule(_TRIGGER, "603.3", "puts it on the stack", also=True),
+    TextRule(r"\binstead\b|\bIf .{1,80} would\b|\bprevent\b", "616.1", "chooses one to apply", also=True),
     TextRule(_TRIGGER + r"|\bcounter target\b|\bcopy target\b", "405.5",
              "the top (last-added) spell or ability on the stack resolves", also=True),
     TextRule(r"\breturn\b[^.]*\bto the battlefield\b|\breturn\b[^.]*\bto (?:its|their) owner's hand\b|"
