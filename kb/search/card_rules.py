@@ -234,6 +234,8 @@ def _tables(conn) -> set[str]:
 
 
 
+# The question's words against the rules of the card only (their subrules and examples too), by the
+# bm25 of the search index: a word rare in the whole CR counts for more than one every rule has.
 _ASKED_SQL = """
 select (case when s.number glob '*[0-9][a-z]' then substr(s.number, 1, length(s.number) - 1) else s.number end),
        bm25(search_current_fts) as rank
@@ -280,13 +282,17 @@ def asked_ranks(conn, plan, numbers: list[str], *, release: str) -> dict[str, in
 
 
 def _counterparts(conn, numbers: list[str], release: str, lang: str) -> tuple[str | None, dict[str, str]]:
-    """The newest ``lang`` release in the search index and {English number: its number there}."""
-    row = conn.execute("select max(release) from search_current where lang = ? and kind = 'rule'", [lang]).fetchone()
+    """The newest whole ``lang`` release and {English number: its number there} (the same lineage)."""
+    row = conn.execute("select max(release) from releases where lang = ? and completeness = 'whole'", [lang]).fetchone()
     if not row or not row[0] or "rule_lineage" not in _tables(conn):
         return None, {}
     marks = ",".join("?" * len(numbers))
-    pairs = conn.execute(
-        f"select a.number, b.number from rule_lineage a join rule_lineage b on b.lineage_id = a.lineage_id"
-        f" and b.lang = ? and b.release = ? where a.lang = 'en' and a.release = ? and a.number in ({marks})",
-        [lang, row[0], release, *numbers]).fetchall()
-    return row[0], dict(pairs)
+    lineages = dict(conn.execute(f"select lineage_id, number from rule_lineage where lang = 'en' and release = ?"
+                                 f" and number in ({marks})", [release, *numbers]))
+    if not lineages:
+        return row[0], {}
+    marks = ",".join("?" * len(lineages))
+    # By (lang, release), the primary key's first columns: rule_lineage has no index on lineage_id.
+    pairs = conn.execute(f"select lineage_id, number from rule_lineage where lang = ? and release = ?"
+                         f" and lineage_id in ({marks})", [lang, row[0], *lineages]).fetchall()
+    return row[0], {lineages[lineage]: number for lineage, number in pairs}
