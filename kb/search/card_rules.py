@@ -123,24 +123,21 @@ MAX_RULES = 4  # every rule of the list weighs about as much in the fusion: a sh
 PRIOR_K = 2.0  # the card's own order: 1 / (PRIOR_K + position), position 0 the first rule its text points to
 ASKED_K = 2.0  # the question's order: ASKED_WEIGHT / (ASKED_K + rank), rank 1 the rule its words find first
 ASKED_WEIGHT = 2.0  # the question weighs twice what the card says: among its rules, the one asked about
-USE_LOCAL = True
 
 
-def card_rules(conn, card_ids: list[int], *, release: str | None, asked=None, plan=None,
+def card_rules(conn, card_ids: list[int], *, release: str | None, plan=None,
                limit: int = MAX_RULES) -> list[tuple[str, str, str]]:
     """(release, number, why) of the rules the cards' text points to, best first (see the module
     docstring); ``release`` is the newest English release.
 
-    ``asked(number)`` is the rank (1 the best) at which the question's own words find that rule of
-    ``release``, or None: the rules the card touches are blended with it (:func:`blend`), so that a
-    question about a card's trigger and the stack gets the stack's rule of the card's, not its
-    keyword's."""
+    With ``plan`` (the question's :class:`~.query.QueryPlan`, the names' words dropped), the rules
+    the card touches are blended (:func:`blend`) with the rank at which the question's own words
+    find each of them (:func:`asked_ranks`), so that a question about a card's trigger and the stack
+    gets the stack's rule of the card's, not its keyword's."""
     candidates = card_rule_candidates(conn, card_ids, release=release)
-    if plan is not None and candidates and USE_LOCAL:
+    if plan is not None and candidates:
         ranks = asked_ranks(conn, plan, [n for _, n, _ in candidates], release=release)
         candidates = blend(candidates, [ranks.get(n) for _, n, _ in candidates])
-    elif asked is not None:
-        candidates = blend(candidates, [asked(number) for _, number, _ in candidates])
     return candidates[:limit]
 
 
@@ -235,12 +232,12 @@ def _tables(conn) -> set[str]:
 
 
 # The question's words against the rules of the card only (their subrules and examples too), by the
-# bm25 of the search index: a word rare in the whole CR counts for more than one every rule has.
+# bm25 of the search index: a word rare in the CR counts for more than one every rule has.
 _ASKED_SQL = """
 select (case when s.number glob '*[0-9][a-z]' then substr(s.number, 1, length(s.number) - 1) else s.number end),
-       bm25(search_current_fts) as rank
-from search_current_fts join search_current s on s.id = search_current_fts.rowid
-where search_current_fts match :query and s.lang = :lang and s.release = :release
+       bm25({fts}) as rank
+from {fts} join search_current s on s.id = {fts}.rowid
+where {fts} match :query and s.lang = :lang and s.release = :release
   and s.kind in ('rule', 'example')
   and (case when s.number glob '*[0-9][a-z]' then substr(s.number, 1, length(s.number) - 1) else s.number end)
       in (select value from json_each(:numbers))
@@ -272,7 +269,9 @@ def asked_ranks(conn, plan, numbers: list[str], *, release: str) -> dict[str, in
         if not mapping:
             continue
         back = {v: k for k, v in mapping.items()}
-        rows = conn.execute(_ASKED_SQL, {"query": expression, "lang": lang, "release": target,
+        # The CR rows' own index where the build made it (rarity among rules), else the index of every row.
+        fts = "search_rules_fts" if "search_rules_fts" in _tables(conn) else "search_current_fts"
+        rows = conn.execute(_ASKED_SQL.format(fts=fts), {"query": expression, "lang": lang, "release": target,
                                          "numbers": json.dumps(list(mapping.values()))}).fetchall()
         for rank, number in enumerate(dict.fromkeys(n for n, _ in rows), 1):
             en = back.get(number)
