@@ -46,9 +46,15 @@ from ingest.cards import CardName, ForgeFace, OracleCard, card_files, parse_card
 from ingest.records import IngestProblem, SourceError
 
 from ..build import BuildContext, insert_rows
-from ..cache import code_version, copy_row_file, file_digest, read_row_file, write_row_file
-from ..sqlite import sqlite3
+from ..cache import (
+    code_version,
+    copy_row_file,
+    file_digest,
+    read_row_file,
+    write_row_file,
+)
 from ..schema import create_tables
+from ..sqlite import sqlite3
 
 CARD_TABLES: dict[str, dict] = {
     "card_names": dict(
