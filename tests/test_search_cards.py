@@ -150,7 +150,7 @@ def test_the_question_chooses_among_the_cards_rules(conn, question, rule):
     ids, newest = [_card_id(conn, "Fiend Hunter")], _newest(conn)
     plain = [n for _, n, _ in card_rules(conn, ids, release=newest, limit=20)]
     asked = [n for _, n, _ in card_rules(conn, ids, release=newest, plan=read_query(question), limit=20)]
-    assert plain.index(rule) >= 5 and asked.index(rule) < 2  # the question lifts it from the card's tail
+    assert plain.index(rule) >= 5 and asked.index(rule) < 3  # the question lifts it from the card's tail to its top three
     assert sorted(plain) == sorted(asked)  # and chooses among the card's rules only
 
 
