@@ -329,11 +329,6 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
             weights.append(TITLE_WEIGHT)
         if mentions:
             result.cards = _cards_shown(conn, mentions)
-            if release is None:  # the card's rules are numbers of the newest release
-                pointed = _card_order(conn, mentions, plan, by_key, section)
-                if pointed:
-                    rankings.append(pointed)
-                    weights.append(CARD_WEIGHT)
         wants_dense = (needs_dense(plan) and not _verbatim(conn, plan)) or not lexical_order
         use_dense = (bool(plan.terms) or bool(mentions)) and (wants_dense if dense is None else dense)
         if use_dense and release is None and section is None:
@@ -345,6 +340,11 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
                 rankings.append(dense_order)
                 weights.append(DENSE_WEIGHT)
                 result.mode = "hybrid" if result.mode != "number" else "number"
+        if mentions and release is None:  # the card's rules are numbers of the newest release
+            pointed = _card_order(conn, mentions, plan, by_key, section)
+            if pointed:
+                rankings.append(pointed)
+                weights.append(CARD_WEIGHT)
         scores = rrf_scores(rankings, weights=weights)
         order = _specific_first(sorted(scores, key=lambda key: -scores[key]), by_key)
         if definitions:
@@ -385,12 +385,14 @@ def _drop_card_words(plan: QueryPlan, mentions: list[CardMention]) -> None:
 
 
 def _card_order(conn, mentions: list[CardMention], plan: QueryPlan, by_key: dict, section: str | None) -> list:
+    """The rules the named cards' text points to, the question's words choosing among them
+    (:func:`.card_rules.card_rules`)."""
     newest = _newest(conn, "en")
     # "Urborg" is a card of its own and the word most who type it mean Urborg, Tomb of Yawgmoth by:
     # both are shown, the rules are the latter's.
     ids = [m.card_id for m in mentions
            if not (m.how == "exact" and any(o.how == "partial" and o.start == m.start for o in mentions))]
-    pointed = card_rules(conn, ids, release=newest)
+    pointed = card_rules(conn, ids, release=newest, plan=plan)
     if section:
         pointed = [p for p in pointed if p[1] == section or p[1].startswith(section)]
     hits = [LexicalHit(None, "rule", rel, "en", number, None, "", float(i)) for i, (rel, number, _) in enumerate(pointed)]
