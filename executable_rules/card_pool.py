@@ -9,9 +9,10 @@ Sources, in order:
   ``Types:``, ``PT:``, ``Oracle:``; an ``ALTERNATE`` section is the second face,
   ``AlternateMode:Adventure`` says how the faces go together);
 - ``data/cards.toml`` in the project: cards the corpus doesn't have (a split
-  card, an omen, a modal double-faced card, dredge cards, …), written by hand.
-  Entries marked ``test_card = true`` are invented for a rule no real card in
-  the corpus shows; their names start with ``Test:``.
+  card, an omen, a modal double-faced card, dredge cards, …), written by hand:
+  real cards newer than the corpus, their Oracle text as Forge gives it. An
+  invented card would have to be marked ``test_card = true`` and named
+  ``Test: …`` (the loader checks both); none is left.
 
 Japanese names come from ``cards/jpname_20250920.json`` (its ``"undefined"``
 values are left out). A few rules-relevant properties are read from the text
@@ -212,6 +213,7 @@ _TARGET = re.compile(
     r"(creature|artifact|enchantment|land|planeswalker|player|opponent|permanent|spell|card))",
     re.IGNORECASE,
 )
+_OPTIONAL_TARGET = re.compile(r"\b(up to \w+|any number of) $", re.IGNORECASE)
 _ADDITIONAL = re.compile(
     r"As an additional cost to cast this spell, (sacrifice|discard) an? ([a-z]+)", re.IGNORECASE
 )
@@ -228,9 +230,12 @@ def spell_properties(text: str, types: frozenset[str]) -> tuple[str | None, tupl
     if not types & {"Instant", "Sorcery"}:
         return None, ()
     target = None
-    m = _TARGET.search(text.split("\n(")[0])
-    if m:
+    body = text.split("\n(")[0]
+    for m in _TARGET.finditer(body):
+        if _OPTIONAL_TARGET.search(body[:m.start()]):
+            continue            # "up to one target creature" (Skimming Strike): zero targets is a legal choice (601.2c)
         target = "any" if m.group(1).lower() in ("any target", "one or two targets") else m.group(2).lower()
+        break
     costs = []
     for kind, what in _ADDITIONAL.findall(text):
         kind = kind.lower()

@@ -52,18 +52,21 @@ def _once(state: GameState, choose: Chooser) -> int:
             state.set(p, "lost", True)
             state.emit(EventKind.LOSE, p.name, detail=f"loses the game: {reason[1]}", citation=_cite(reason[0]))
             done += 1
-    for zone in [state.exile, state.stack] + [z for p in state.players for z in (p.hand, p.graveyard, p.library,
-                                                                               p.outside)]:
-        for card in list(zone.cards):
-            if card in state.cards and state.cards[card].is_token and card not in state.spells:
-                name = state.cards[card].display_name
-                state.cease_to_exist(card)
-                state.emit(EventKind.STATE_BASED, None, names=(name,), source=zone.label,
-                           detail="a token outside the battlefield ceases to exist", citation=_cite("d"))
-                done += 1
+    # Only tokens can cease to exist: look at them, not at every card of every zone (this runs before each priority).
+    for card in [c for c, obj in state.cards.items() if obj.oracle.is_token]:
+        zone = state.zone_of(card)
+        if zone is not state.battlefield and card not in state.spells:
+            name = state.cards[card].display_name
+            state.cease_to_exist(card)
+            state.emit(EventKind.STATE_BASED, None, names=(name,), source=zone.label,
+                       detail="a token outside the battlefield ceases to exist", citation=_cite("d"))
+            done += 1
     dying: list[tuple[int, str, str]] = []
+    legends: list[tuple[int, str | None, str | None]] = []
     for permanent in state.permanents():
         ch = characteristics(state, permanent.id)
+        if "Legendary" in ch.supertypes:
+            legends.append((permanent.id, permanent.controller, ch.name))
         if "Creature" in ch.types and ch.toughness is not None:
             if ch.toughness <= 0:
                 dying.append((permanent.id, "f", f"toughness {ch.toughness}: put into its owner's graveyard"))
@@ -86,10 +89,9 @@ def _once(state: GameState, choose: Chooser) -> int:
     if state.deathtouched:      # "since the last time state-based actions were checked" (704.5h)
         state.set(state, "deathtouched", frozenset())
     by_name: dict[tuple[str, str], list[int]] = {}
-    for permanent in state.permanents():
-        ch = characteristics(state, permanent.id)
-        if "Legendary" in ch.supertypes and ch.name and permanent.controller:
-            by_name.setdefault((permanent.controller, ch.name), []).append(permanent.id)
+    for card, controller, name in legends:         # as they were before this check's counters changed nothing of it
+        if name and controller:
+            by_name.setdefault((controller, name), []).append(card)
     for (controller, name), cards in by_name.items():
         if len(cards) > 1:
             answer = decide(state, Decision.of(controller, f"legend rule: keep which {name}", _cite("j"),

@@ -18,6 +18,8 @@ and the ability goes on the stack; a mana ability resolves at once (Mana Abiliti
 
 from __future__ import annotations
 
+import functools
+
 from lark import Token, Tree
 
 from ..choices import Chooser, first_legal
@@ -97,11 +99,12 @@ def cost_modifiers(state: GameState, player: str, face: Face, cost: ManaCost) ->
     return ManaCost(((str(generic),) if generic or not rest else ()) + rest)
 
 
-def _cost_payers() -> list:  # type: ignore[type-arg]
+@functools.cache
+def _cost_payers() -> tuple:  # type: ignore[type-arg]
     """``pay_part_of_cost`` of the keyword modules that pay part of a total cost otherwise than with mana
-    (Convoke — CR 702.51a)."""
+    (Convoke — CR 702.51a); looked up once."""
     from ..actions import ACTIONS
-    return [m.pay_part_of_cost for m in ACTIONS if hasattr(m, "pay_part_of_cost")]
+    return tuple(m.pay_part_of_cost for m in ACTIONS if hasattr(m, "pay_part_of_cost"))
 
 
 def cast_permitted(state: GameState, player: str, card: int, face: Face) -> None:
