@@ -19,8 +19,7 @@ values are left out). A few rules-relevant properties are read from the text
 where the file doesn't give them: dredge N, morph and disguise costs, what an
 instant or sorcery targets, mandatory additional costs and kicker.
 
->>> from kb.corpus import find_corpus
->>> pool = load_card_pool(find_corpus())
+>>> pool = load_card_pool(default_corpus())
 >>> pool.find("Diabolic Tutor").mana_value
 4
 >>> pool.find("Bramble Familiar").faces[1].name, pool.find("Bramble Familiar").faces[1].mana_value
@@ -148,8 +147,7 @@ class CardPool:
     def uses_actions(self, card: OracleCard) -> bool:
         """Whether the card's text uses one of the actions (its own name and other cards' names aside).
 
-        >>> from kb.corpus import find_corpus
-        >>> pool = load_card_pool(find_corpus())
+        >>> pool = load_card_pool(default_corpus())
         >>> pool.uses_actions(pool.find("Untamed Wilds")), pool.uses_actions(pool.find("Search for Azcanta"))
         (True, False)
         """
@@ -530,6 +528,21 @@ def _read_corpus_cards(corpus: Path) -> tuple[dict[str, OracleCard], list[CardRu
 
 
 @functools.lru_cache(maxsize=4)
+def default_corpus() -> Path:
+    """The corpus when none is given: ``KB_CORPUS``, else ``../shared/corpus`` beside the project or the working
+    directory — the places ``kb`` looks (``kb.corpus.find_corpus``, which this package doesn't import: imports flow
+    from ``kb`` to ``executable_rules``, never back)."""
+    if os.environ.get("KB_CORPUS"):
+        where = Path(os.environ["KB_CORPUS"])
+    else:
+        candidates = [Path(__file__).resolve().parent.parent.parent / "shared" / "corpus",
+                      Path.cwd().parent / "shared" / "corpus"]
+        where = next((c for c in candidates if c.is_dir()), candidates[0])
+    if not (where / "cr" / "en").is_dir():
+        raise FileNotFoundError(f"no corpus at {where} (no cr/en/ there): set KB_CORPUS to the corpus directory")
+    return where.resolve()
+
+
 def load_card_pool(corpus: Path, cards_toml: Path = CARDS_TOML) -> CardPool:
     """Every card of the corpus and ``data/cards.toml``, with Japanese names and rulings."""
     cards, rulings, japanese = _read_corpus_cards(corpus)

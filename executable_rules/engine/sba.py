@@ -89,9 +89,9 @@ def _once(state: GameState, choose: Chooser) -> int:
     if state.deathtouched:      # "since the last time state-based actions were checked" (704.5h)
         state.set(state, "deathtouched", frozenset())
     by_name: dict[tuple[str, str], list[int]] = {}
-    for card, controller, name in legends:         # as they were before this check's counters changed nothing of it
-        if name and controller:
-            by_name.setdefault((controller, name), []).append(card)
+    for legend, who, legend_name in legends:      # read in the loop above: counters change neither name nor controller
+        if legend_name and who:
+            by_name.setdefault((who, legend_name), []).append(legend)
     for (controller, name), cards in by_name.items():
         if len(cards) > 1:
             answer = decide(state, Decision.of(controller, f"legend rule: keep which {name}", _cite("j"),
