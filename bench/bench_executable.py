@@ -159,7 +159,9 @@ def coverage_figures(sample: int | None, seed: int, workers: int) -> dict[str, A
     """The grammar's coverage of the corpus (``sample`` card faces drawn with ``seed``, or all)."""
     from executable_rules.oracle.coverage import measure
     pool = load_card_pool(find_corpus())
-    texts = sorted((face.name, face.text) for card in pool.cards.values() for face in card.faces)
+    # The corpus's cards only (not data/cards.toml's), so another checkout's run draws the very same sample.
+    texts = sorted((face.name, face.text) for card in pool.cards.values() for face in card.faces
+                   if "cards.toml" not in (card.source or ""))
     total = len(texts)
     if sample and sample < total:
         texts = sorted(random.Random(seed).sample(texts, sample))

@@ -68,7 +68,11 @@ def target_specs(body: Node) -> list[Node]:
 def _target_specs(body: Node) -> list[Node]:
     found: list[Node] = []
     for sub in walk(body):
-        if sub.data in ("target_phrase", "target_other", "any_target", "player_or_planeswalker"):
+        if sub.data in ("target_phrase", "target_up_to") and _child(sub, "number") is not None:
+            # "two target lands", "up to two target creatures": one target each, all different (Targets — CR 115.3)
+            number = _child(sub, "number")
+            found += [sub] * max(1, number_value(text(number)))
+        elif sub.data in ("target_phrase", "target_other", "any_target", "player_or_planeswalker"):
             found.append(sub)
         elif sub.data in ("target_player", "target_opponent"):
             found.append(sub)
@@ -122,15 +126,22 @@ def legal_targets(state: GameState, controller: str, spec: Node, source: int, on
         # "any number of target cards from their graveyard" (Loaming Shaman): cards in graveyards
         found += [state.ref(c) for p in state.players for c in p.graveyard.cards]
     else:
-        desc = find(spec, "obj_desc")
-        if desc is None:
+        # "target creature or planeswalker", "target artifact, creature, or enchantment": any of the kinds named
+        descs = [c for c in spec.children if isinstance(c, Tree) and c.data == "obj_desc"]
+        first = find(spec, "obj_desc")
+        descs = descs or ([first] if first is not None else [])
+        if not descs:
             return []
-        if text(desc).split()[-1:] == ["spell"] or "spell" in text(desc):
-            found += [state.ref(c) for c in state.stack.cards if c in state.spells and c != source
-                      and _spell_fits(text(desc), state.spells[c].face.types)]
-        else:
-            found += [state.ref(c) for c in candidates(state, controller, desc, source)
-                      if not (kind == "target_other" and c == source)]
+        for desc in descs:
+            words = text(desc)
+            if words in ("player", "opponent"):
+                found += [p for p in players if (words == "player" or p != controller) and p not in found]
+            elif words.split()[-1:] == ["spell"] or "spell" in words:
+                found += [state.ref(c) for c in state.stack.cards if c in state.spells and c != source
+                          and _spell_fits(words, state.spells[c].face.types) and state.ref(c) not in found]
+            else:
+                found += [r for r in (state.ref(c) for c in candidates(state, controller, desc, source)
+                                      if not (kind == "target_other" and c == source)) if r not in found]
     if only is not None:
         found = [t for t in found if t == only]
     return [t for t in found if _targetable(state, controller, t if isinstance(t, str) else t.card, source)]
@@ -211,15 +222,14 @@ def objects(state: GameState, ctx: Context, node: Any) -> list[int]:
             return library[:1]
     assert isinstance(node, Tree)
     if node.data in ("target_phrase", "target_other", "target_up_to", "any_target"):
-        index = next((i for i, s in enumerate(ctx.specs) if s is node), None)
-        if index is None or index >= len(ctx.targets):
-            return []
-        target = ctx.targets[index]
-        if isinstance(target, ObjectRef) and still_legal(state, ctx.controller, node, target, ctx.source):
-            # "Its controller" later in the text is this object's controller as it last existed.
-            ctx.memory["its controller"] = state.controller_of(target.card)
-            return [target.card]
-        return []
+        chosen: list[int] = []      # every target of the phrase ("two target lands" has two)
+        for index in (i for i, s in enumerate(ctx.specs) if s is node and i < len(ctx.targets)):
+            target = ctx.targets[index]
+            if isinstance(target, ObjectRef) and still_legal(state, ctx.controller, node, target, ctx.source):
+                # "Its controller" later in the text is this object's controller as it last existed.
+                ctx.memory["its controller"] = state.controller_of(target.card)
+                chosen.append(target.card)
+        return chosen
     if node.data == "each_object":
         desc = next((c for c in node.children if isinstance(c, Tree)), None)
         return candidates(state, ctx.controller, desc, ctx.source) if desc is not None else []

@@ -10,6 +10,7 @@ All applicable actions happen at once, then the check repeats until none applies
 - 704.5h a creature dealt damage by a source with deathtouch since the last check is destroyed (Deathtouch — CR 702.2b);
 - 704.5i a planeswalker with 0 loyalty is put into its owner's graveyard;
 - 704.5j the legend rule: of two or more legendary permanents with the same name, their controller keeps one;
+- 704.5k the world rule: of two or more world permanents, only the newest stays (a tie: none);
 - 704.5q a permanent with +1/+1 and -1/-1 counters loses N of each.
 """
 
@@ -63,10 +64,13 @@ def _once(state: GameState, choose: Chooser) -> int:
             done += 1
     dying: list[tuple[int, str, str]] = []
     legends: list[tuple[int, str | None, str | None]] = []
+    worlds: list[tuple[int, int]] = []
     for permanent in state.permanents():
         ch = characteristics(state, permanent.id)
         if "Legendary" in ch.supertypes:
             legends.append((permanent.id, permanent.controller, ch.name))
+        if "World" in ch.supertypes:
+            worlds.append((permanent.timestamp, permanent.id))
         if "Creature" in ch.types and ch.toughness is not None:
             if ch.toughness <= 0:
                 dying.append((permanent.id, "f", f"toughness {ch.toughness}: put into its owner's graveyard"))
@@ -99,6 +103,15 @@ def _once(state: GameState, choose: Chooser) -> int:
             for card in cards:
                 if card != answer.value:
                     dying.append((card, "j", "the legend rule: put into its owner's graveyard"))
+    if len(worlds) > 1:
+        # The world rule: only the one that has had the world supertype for the shortest time stays; a tie, none
+        # (704.5k). The model's world permanents have it printed, so that is the one that entered last.
+        newest = max(stamp for stamp, _ in worlds)
+        kept = [card for stamp, card in worlds if stamp == newest]
+        for stamp, card in worlds:
+            if len(kept) > 1 or card not in kept:
+                dying.append((card, "k", "the world rule: another world permanent has been one for a shorter time"
+                              if card not in kept else "the world rule: a tie for the shortest time, all go"))
     for card, letter, why in dying:
         if state.zone_of(card) is state.battlefield:
             if letter == "g":                  # lethal damage destroys: regeneration may replace it (Destroy — CR 701.8b)
