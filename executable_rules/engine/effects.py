@@ -86,6 +86,8 @@ def _target_specs(body: Node) -> list[Node]:
             # "Earthbend N" means "Target land you control becomes …" (Earthbend — CR 701.66a): its target is in
             # the keyword action's meaning, not printed, and is chosen like a printed one.
             found.append(sub)
+        elif sub.data == "deal_damage_divided":    # "among one or two targets": two targets, the second optional
+            found += [sub, sub]
     return found
 
 
@@ -113,9 +115,9 @@ def legal_targets(state: GameState, controller: str, spec: Node, source: int, on
         return [state.ref(c.id) for c in state.permanents() if legal_target(state, source, c.id)
                 and _targetable(state, controller, c.id, source)]
     found: list[Target] = []
-    if kind in ("any_target", "player_or_planeswalker"):
+    if kind in ("any_target", "player_or_planeswalker", "deal_damage_divided"):
         found += players
-        wanted = {"Creature", "Planeswalker", "Battle"} if kind == "any_target" else {"Planeswalker"}
+        wanted = {"Creature", "Planeswalker", "Battle"} if kind != "player_or_planeswalker" else {"Planeswalker"}
         found += [state.ref(c.id) for c in state.permanents() if characteristics(state, c.id).types & wanted]
     elif kind == "exchange_pair":
         plural = next(str(t) for t in spec.children if isinstance(t, Token) and t.type == "PLURAL_TYPE")
@@ -182,9 +184,10 @@ def choose_targets(state: GameState, controller: str, specs: list[Node], source:
     """Choose one target per spec; ``None`` when a spec has no legal target (the spell can't be cast, the
     triggered ability is removed from the stack: Handling Triggered Abilities — CR 603.3d)."""
     chosen: list[Target | None] = []
-    for spec in specs:
+    for i, spec in enumerate(specs):
         legal = [t for t in legal_targets(state, controller, spec, source) if t not in chosen]
-        optional = "up to" in text(spec) or "any number of" in text(spec) or spec.data == "support"
+        optional = "up to" in text(spec) or "any number of" in text(spec) or spec.data == "support" or (
+            spec.data == "deal_damage_divided" and any(s is spec for s in specs[:i]))   # "one or two targets"
         if not legal:
             if optional:
                 chosen.append(None)
@@ -233,8 +236,10 @@ def objects(state: GameState, ctx: Context, node: Any) -> list[int]:
     if node.data == "each_object":
         desc = next((c for c in node.children if isinstance(c, Tree)), None)
         return candidates(state, ctx.controller, desc, ctx.source) if desc is not None else []
-    if node.data in ("enchanted", "equipped"):
-        raise Unimplemented(f"{text(node)}: the model has no attachments yet")
+    if node.data in ("enchanted", "equipped"):        # what the source is attached to (Enchantments — CR 303.4m)
+        from ..actions.attach import enchanted_or_last_known
+        attached = enchanted_or_last_known(state, ctx.source)
+        return [attached] if isinstance(attached, int) else []
     raise Unimplemented(f"the object {text(node)!r}")
 
 
@@ -320,7 +325,7 @@ def _child(node: Node, name: str) -> Node | None:
 
 def _object_child(node: Node) -> Node | None:
     return next((c for c in node.children if isinstance(c, Tree) and c.data in (
-        "object", "target_phrase", "each_object", "target_other", "any_target")), None)
+        "object", "target_phrase", "each_object", "target_other", "any_target", "enchanted", "equipped")), None)
 
 
 def _note(state: GameState, ctx: Context, detail: str, citation: Citation | None = None) -> None:
@@ -349,6 +354,27 @@ def deal_damage(state: GameState, ctx: Context, node: Node, choose: Chooser) -> 
             ctx.it = target.card      # "… Put a -1/-1 counter on that creature." (Puncture Bolt)
     if ctx.source in state.cards:
         lifelink(state, ctx.source, dealt)
+
+
+def deal_damage_divided(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"~ deals N damage divided as you choose among one or two targets": the division is announced as the spell
+    is cast, each target getting at least 1 (Casting Spells — CR 601.2d), so one target gets all N and N targets 1
+    each; an illegal target's share isn't dealt (Resolving Spells and Abilities — CR 608.2b). Other divisions
+    would need a choice at casting, which the model doesn't ask."""
+    number = _child(node, "number")
+    amount = number_value(text(number)) if number is not None else 0
+    chosen = [t for s, t in zip(ctx.specs, ctx.targets) if s is node and t is not None]
+    if len(chosen) == 1:
+        shares = [amount]
+    elif len(chosen) == amount:
+        shares = [1] * amount
+    else:
+        raise Unimplemented(f"{ctx.name}: dividing {amount} damage among {len(chosen)} targets")
+    source_name = state.cards[ctx.source].display_name if ctx.source in state.cards else ctx.name
+    for target, share in zip(chosen, shares):
+        if still_legal(state, ctx.controller, node, target, ctx.source):
+            damage(state, ctx.controller, source_name, target, share, source=ctx.source if ctx.source in state.cards
+                   else None)
 
 
 def damage(state: GameState, controller: str, source_name: str, target: Target, amount: int, *,
@@ -450,7 +476,7 @@ def _amount(node: Node, ctx: Context) -> int:
 def put_counters(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     amount_node = _child(node, "counter_amount")
     amount = amount_of(amount_node, ctx.x) if amount_node is not None else 1
-    if amount_node is not None and text(amount_node) == "x":
+    if amount_node is not None and text(amount_node).lower() == "x":      # Black Sun's Zenith prints "X"
         amount = ctx.x
     kind = next(str(t) for t in node.children if isinstance(t, Token) and t.type == "COUNTER")
     target = _object_child(node)
@@ -1397,9 +1423,28 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "clash": clash, "learn": learn,
     "for_each": for_each,
     "cascade": lambda state, ctx, node, choose: _cascade(state, ctx, node, choose),
+    "attach": lambda state, ctx, node, choose: _attach(state, ctx, node, choose),
+    "deal_damage_divided": deal_damage_divided,
+    "grant_flashback": lambda state, ctx, node, choose: _grant_flashback(state, ctx, node, choose),
+    "aura_swap_exchange": lambda state, ctx, node, choose: _aura_swap(state, ctx, node, choose),
 }
 
 
 def _cascade(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     from ..actions.cascade import resolve                                   # Cascade — CR 702.85a
     resolve(state, ctx, node, choose)
+
+
+def _attach(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.equip import attach_effect                               # Equip — CR 702.6a
+    attach_effect(state, ctx, node, choose)
+
+
+def _grant_flashback(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.flashback import grant_flashback                         # Flashback — CR 702.34a
+    grant_flashback(state, ctx, node, choose)
+
+
+def _aura_swap(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.aura_swap import exchange                                # Aura Swap — CR 702.65a–b
+    exchange(state, ctx, node, choose)

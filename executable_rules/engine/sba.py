@@ -11,6 +11,8 @@ All applicable actions happen at once, then the check repeats until none applies
 - 704.5i a planeswalker with 0 loyalty is put into its owner's graveyard;
 - 704.5j the legend rule: of two or more legendary permanents with the same name, their controller keeps one;
 - 704.5k the world rule: of two or more world permanents, only the newest stays (a tie: none);
+- 704.5m an Aura attached to an illegal object or player, or to nothing, is put into its owner's graveyard;
+- 704.5n an Equipment or Fortification attached to an illegal permanent or to a player becomes unattached;
 - 704.5q a permanent with +1/+1 and -1/-1 counters loses N of each.
 """
 
@@ -90,6 +92,15 @@ def _once(state: GameState, choose: Chooser) -> int:
             state.emit(EventKind.STATE_BASED, permanent.controller, (permanent.id,),
                        detail=f"{n} +1/+1 and {n} -1/-1 counters removed", citation=_cite("q"))
             done += 1
+    from ..actions.attach import illegally_attached, unattach
+    for permanent in state.permanents():
+        wrong = illegally_attached(state, permanent.id)
+        if wrong is not None and wrong[0] == "Aura" and not any(d[0] == permanent.id for d in dying):
+            dying.append((permanent.id, "m", f"an Aura {wrong[1]}: put into its owner's graveyard"))
+        elif wrong is not None and wrong[0] != "Aura":
+            unattach(state, None, permanent.id, detail=f"{wrong[1]}: it becomes unattached and stays on the "
+                     "battlefield", citation=_cite("n"))
+            done += 1
     if state.deathtouched:      # "since the last time state-based actions were checked" (704.5h)
         state.set(state, "deathtouched", frozenset())
     by_name: dict[tuple[str, str], list[int]] = {}
@@ -112,6 +123,10 @@ def _once(state: GameState, choose: Chooser) -> int:
             if len(kept) > 1 or card not in kept:
                 dying.append((card, "k", "the world rule: another world permanent has been one for a shorter time"
                               if card not in kept else "the world rule: a tie for the shortest time, all go"))
+    # They all happen at once (704.3): a shuffle one of them causes leaves where they are the others put in a
+    # certain position of that library (Shuffle — CR 701.24g).
+    if dying:
+        state.set(state, "moving_at_once", tuple(d[0] for d in dying))
     for card, letter, why in dying:
         if state.zone_of(card) is state.battlefield:
             if letter == "g":                  # lethal damage destroys: regeneration may replace it (Destroy — CR 701.8b)
@@ -120,4 +135,6 @@ def _once(state: GameState, choose: Chooser) -> int:
             else:
                 put_into_graveyard(state, card, why, _cite(letter))
             done += 1
+    if dying:
+        state.set(state, "moving_at_once", ())
     return done

@@ -169,6 +169,9 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
     if bestowed:
         from ..actions.bestow import aura_target
         specs = [aura_target()]                       # its enchant creature ability says what it targets (702.103b)
+    elif "Aura" in chosen.subtypes:
+        from ..actions.enchant import enchant_specs
+        specs = enchant_specs(chosen)                 # an Aura spell targets what it can enchant (Enchant — CR 702.5a)
     with state.action(f"cast {chosen.name}"):
         source = state.zone_of(card).label
         state.move(card, state.stack)                                                 # 601.2a
@@ -209,6 +212,10 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
             cost = instead
         if kicked and kicker is not None:
             cost = kicker if cost is None or without_paying else cost + kicker        # 601.2f: the total cost
+        from ..actions.reveal import reveal_or_pay
+        reveal_cost = reveal_or_pay(state, player, card, chosen, choose)   # "reveal a Merfolk card … or pay {3}" (601.2b)
+        if reveal_cost is not None:
+            cost = reveal_cost if cost is None or without_paying else cost + reveal_cost
         if splice_costs and without_paying and not kicked:
             cost = None                         # without paying its mana cost, the additional costs are still paid
         for extra in splice_costs:                                                    # an additional cost (702.47a)
@@ -262,6 +269,9 @@ def resolve_top(state: GameState, choose: Chooser = first_legal) -> None:
     with state.action(f"resolve {name}"):
         bodies = spell_body(spell.face)
         specs = [s for body in bodies for s in target_specs(body)]
+        if "Aura" in spell.face.subtypes:
+            from ..actions.enchant import enchant_specs
+            specs = enchant_specs(spell.face)          # its target is checked again (608.2b, Enchant — CR 702.5a)
         targets = list(spell.targets)
         # 608.2b applies to a spell with targets: one whose "up to" targets were all left unchosen still resolves.
         if specs and any(t is not None for t in targets) and not any(
@@ -274,8 +284,17 @@ def resolve_top(state: GameState, choose: Chooser = first_legal) -> None:
             return
         state.emit(EventKind.RESOLVE, spell.controller, (top,), names=(name,),
                    citation=Citation("Resolving Spells and Abilities", "608.2"))
-        if "Aura" in spell.face.subtypes:
-            raise Unimplemented(f"{name}: an Aura spell resolving attaches to its target; the model has no attachments")
+        if "Aura" in spell.face.subtypes and "Aura" not in card.oracle.subtypes:
+            raise Unimplemented(f"{name}: a bestowed Aura spell resolving (Bestow — CR 702.103e) isn't modelled")
+        if "Aura" in spell.face.subtypes:              # it enters attached to its target (Enchantments — CR 303.4a)
+            from ..actions.attach import enters_attached
+            state.delete_item(state.spells, top)
+            target = next(t for t in targets if t is not None)
+            enter_battlefield(state, top, spell.controller, x=spell.x, choose=choose,
+                              detail="an Aura spell resolves (608.3)", spent=spell.spent)
+            enters_attached(state, top, target if isinstance(target, str) else target.card,
+                            Citation("Enchantments", "303.4a"))
+            return
         if spell.face.types & {"Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle"}:
             from ..actions.escape import escape_counters
             counters = escape_counters(state, top)                                    # Escape — CR 702.138c
@@ -377,6 +396,10 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
         raise IllegalChoice(f"activate {c.oracle.name}'s ability", "it is detained: its activated abilities can't be "
                             "activated", Citation("Detain", "701.35a"))
     keyword = keyword_title(c.oracle, ability)
+    if ability.tree is not None and next(ability.tree.find_data("sorcery_speed"), None) is not None and (
+            state.stack.cards or state.active != player or "main" not in state.step):
+        raise IllegalChoice(f"activate {c.oracle.name}'s ability", "activate only as a sorcery: in its controller's "
+                            "main phase with an empty stack", Citation("Activating Activated Abilities", "602.5d"))
     zone = active_zones().get(keyword or "")
     if zone is not None and state.zone_of(card).kind is not zone:         # cycling works only in hand (Cycling — CR 702.29a)
         raise IllegalChoice(f"activate {keyword}", f"{c.oracle.name} is in {state.zone_of(card).label}: {keyword} works "
