@@ -417,9 +417,10 @@ class OracleCard:
         """The abilities of its main face, read from its Oracle text by the grammar (:mod:`executable_rules.oracle`)."""
         return parse_card(self.main.name, self.main.text)
 
-    @property
+    @functools.cached_property
     def colors(self) -> frozenset[str]:
-        """Its colours from its mana cost (Colors — CR 105.2, Mana Cost and Color — CR 202.2), or its colour indicator."""
+        """Its colours from its mana cost (Colors — CR 105.2, Mana Cost and Color — CR 202.2), or its colour indicator
+        (the printed card never changes: computed once)."""
         if self.color_indicator is not None:
             return self.color_indicator
         cost = self.mana_cost
@@ -752,8 +753,9 @@ class ContinuousEffect:
     ``4`` type, ``5`` colour, ``6`` abilities, ``7b`` setting P/T, ``7c``
     modifying it, ``7d`` switching); it affects the objects in ``affected``
     (references, so a card that changes zones is no longer affected, Zones — CR 400.7);
-    ``duration`` is ``until end of turn`` (ends in the cleanup step, Cleanup Step — CR 514.2)
-    or ``indefinitely``.
+    ``duration`` is ``until end of turn`` (ends in the cleanup step, Cleanup Step — CR 514.2),
+    ``until your next turn`` (ends as the next turn of ``until_turn_of`` — the player whose "your" it is —
+    begins, not at any turn change: Continuous Effects — CR 611.2a) or ``indefinitely``.
     """
 
     source: str
@@ -767,6 +769,7 @@ class ContinuousEffect:
     keywords: tuple[str, ...] = ()
     duration: str = "until end of turn"
     subtypes: tuple[str, ...] = ()     # layer 4: subtypes added ("it becomes a Zombie in addition", Amass — CR 701.47a)
+    until_turn_of: str = ""            # "until your next turn": whose next turn ends it
 
 
 @dataclass(frozen=True)

@@ -198,8 +198,8 @@ def load_scenario_text(text: str, display: str, pool: CardPool | None = None) ->
 
 
 def _default_pool() -> CardPool:
-    from kb.corpus import find_corpus
-    return load_card_pool(find_corpus())
+    from .card_pool import default_corpus
+    return load_card_pool(default_corpus())
 
 
 def _scenario(raw: dict[str, Any], module: ModuleType, path: str, line: int, end: int, lines: tuple[str, ...],

@@ -18,6 +18,8 @@ and the ability goes on the stack; a mana ability resolves at once (Mana Abiliti
 
 from __future__ import annotations
 
+import functools
+
 from lark import Token, Tree
 
 from ..choices import Chooser, first_legal
@@ -97,11 +99,12 @@ def cost_modifiers(state: GameState, player: str, face: Face, cost: ManaCost) ->
     return ManaCost(((str(generic),) if generic or not rest else ()) + rest)
 
 
-def _cost_payers() -> list:  # type: ignore[type-arg]
+@functools.cache
+def _cost_payers() -> tuple:  # type: ignore[type-arg]
     """``pay_part_of_cost`` of the keyword modules that pay part of a total cost otherwise than with mana
-    (Convoke — CR 702.51a)."""
+    (Convoke — CR 702.51a); looked up once."""
     from ..actions import ACTIONS
-    return [m.pay_part_of_cost for m in ACTIONS if hasattr(m, "pay_part_of_cost")]
+    return tuple(m.pay_part_of_cost for m in ACTIONS if hasattr(m, "pay_part_of_cost"))
 
 
 def cast_permitted(state: GameState, player: str, card: int, face: Face) -> None:
@@ -406,6 +409,7 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
     costs, body = tree.children[0], tree.children[-1]
     assert isinstance(costs, Tree) and isinstance(body, Tree)
     name = f"{c.oracle.name}'s ability"
+    _check_restrictions(state, player, card, ability, costs, body, name)
     with state.action(f"activate {name}"):
         specs = target_specs(body)
         targets: list[ObjectRef | str | None] = []
@@ -417,6 +421,7 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
                                     Citation("Activating Activated Abilities", "602.2b"))
             targets = picked
         _pay_costs(state, player, card, costs, choose, name, x)
+        _mark_activated(state, card, ability, costs, body)
         if keyword == "Cycling":             # "when you cycle this card" triggers on this discard (Cycling — CR 702.29c)
             state.emit(EventKind.CYCLE, player, (card,), detail="discarded to pay a cycling cost",
                        citation=Citation("Cycling", "702.29c"))
@@ -437,6 +442,52 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
                    citation=Citation("Activating Activated Abilities", "602.2"))
         from ..actions.ward import targeted
         targeted(state, player, ability_id, name, targets)                             # what ward triggers on
+
+
+def _main_phase_empty_stack(state: GameState, player: str) -> bool:
+    """A main phase of ``player``'s turn with an empty stack: when a sorcery could be cast (Sorceries — CR 307.1)."""
+    return state.active == player and state.step in ("precombat main", "postcombat main") and not state.stack.cards
+
+
+def _check_restrictions(state: GameState, player: str, card: int, ability: Ability, costs: Tree[Token],
+                        body: Tree[Token], name: str) -> None:
+    """Refuse an activation its rules or its own text forbid now (Activating Activated Abilities — CR 602.5): a loyalty
+    ability (606.3), "Activate only as a sorcery" (602.5d), "… only once each turn", "… only during your turn"; a
+    restriction the engine can't judge stops it rather than being ignored."""
+    if any(isinstance(i, Tree) and i.data == "cost_loyalty" for i in costs.children):
+        if not _main_phase_empty_stack(state, player):
+            raise IllegalChoice(f"activate {name}", "a loyalty ability is activated only in a main phase of your turn "
+                                "with an empty stack", Citation("Loyalty Abilities", "606.3"))
+        if (card, "loyalty ability") in state.once_each_turn:
+            raise IllegalChoice(f"activate {name}", "a loyalty ability of this permanent was already activated this "
+                                "turn", Citation("Loyalty Abilities", "606.3"))
+    for sentence in body.children:
+        if not (isinstance(sentence, Tree) and sentence.data == "sentence"):
+            continue
+        for restriction in (r for r in sentence.children if isinstance(r, Tree) and r.data != "effect_chain"):
+            kind = str(restriction.data)
+            if kind == "sorcery_speed" and not _main_phase_empty_stack(state, player):
+                raise IllegalChoice(f"activate {name}", "activate only as a sorcery: a main phase of your turn, the "
+                                    "stack empty", Citation("Activating Activated Abilities", "602.5d"))
+            if kind == "once_per_turn_activation" and (card, ability.text) in state.once_each_turn:
+                raise IllegalChoice(f"activate {name}", "activate only once each turn: it was activated this turn",
+                                    Citation("Activating Activated Abilities", "602.5b"))
+            if kind == "your_turn_only" and state.active != player:
+                raise IllegalChoice(f"activate {name}", "activate only during your turn",
+                                    Citation("Activating Activated Abilities", "602.5"))
+            if kind == "activate_if":
+                condition = next(str(t) for t in restriction.children if isinstance(t, Token) and t.type == "CONDITION")
+                if not condition_holds(state, player, condition, card):
+                    raise IllegalChoice(f"activate {name}", f"activate only if {condition.strip()}",
+                                        Citation("Activating Activated Abilities", "602.5"))
+
+
+def _mark_activated(state: GameState, card: int, ability: Ability, costs: Tree[Token], body: Tree[Token]) -> None:
+    """Remember what "once each turn" restrictions need (cleared as a turn begins)."""
+    if any(isinstance(i, Tree) and i.data == "cost_loyalty" for i in costs.children):
+        state.mark_once((card, "loyalty ability"))
+    if any(isinstance(r, Tree) and r.data == "once_per_turn_activation" for r in body.iter_subtrees()):
+        state.mark_once((card, ability.text))
 
 
 def _pay_costs(state: GameState, player: str, card: int, costs: Tree[Token], choose: Chooser, name: str,
@@ -479,6 +530,18 @@ def _pay_costs(state: GameState, player: str, card: int, costs: Tree[Token], cho
             state.emit(EventKind.MOVE, player, (card,), names=(c.oracle.name,), source=source,
                        destination=owner.graveyard.label, detail="discarded as a cost",
                        citation=Citation("Discard", "701.9a"))
+        elif item.data == "cost_loyalty":
+            # Put on or remove loyalty counters (Loyalty Abilities — CR 606.4); a negative cost needs that many (606.6).
+            amount = str(item.children[0]).strip("[]")
+            n = x if amount.lstrip("+-") == "X" else int(amount.lstrip("+-"))
+            n = -n if amount.startswith("-") else n
+            have = c.counters.get("loyalty", 0)
+            if n < 0 and have < -n:
+                raise IllegalChoice(f"activate {name}", f"it has {have} loyalty counter(s): a cost of {amount} can't be "
+                                    "paid", Citation("Loyalty Abilities", "606.6"))
+            state.add_counters(card, "loyalty", n)
+            state.emit(EventKind.COUNTER, player, (card,), amount=n, detail=f"[{amount}]: {abs(n)} loyalty counter(s) "
+                       f"{'put on it' if n >= 0 else 'removed'}", citation=Citation("Loyalty Abilities", "606.4"))
         elif item.data == "cost_life":
             from ..instructions import lose_life
             from .selectors import amount_of
