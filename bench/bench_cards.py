@@ -2,10 +2,12 @@
 
     python bench/bench_cards.py [--pages-only]
 
-1. The card step (parse, assemble, insert) and the card-keyword step, on the
-   whole corpus and, as the baseline of the same run, on the corpus without
-   ``cards/oracle_sets/`` (the card data before issue 17): wall time and CPU
-   time (this process and its workers), so a busy machine shows as wall > CPU.
+1. The card step (parse, assemble, insert) on the whole corpus and, as the
+   baseline of the same run, on the corpus without ``cards/oracle_sets/`` (the
+   card data before issue 17); then the whole corpus again with a build cache
+   (:mod:`kb.cache`), filled and then read (a rebuild whose card files did not
+   change): wall time and CPU time (this process and its workers), so a busy
+   machine shows as wall > CPU.
 2. ``/-/cards/<name>`` through Datasette's client from 4 threads over 200 real
    card names (English, Japanese, Chinese, misspelt): p50/p95, first visits
    (nothing cached) and again; Datasette's own row page of the same cards as
@@ -33,17 +35,18 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def time_card_steps(corpus: Path, label: str) -> None:
+def time_card_steps(corpus: Path, label: str, cache=None) -> None:
     import sqlite_utils
 
     from kb.build import BuildContext
+    from kb.cache import Cache
     from kb.load.cards import load_cards
 
     with tempfile.TemporaryDirectory() as tmp:
         db = sqlite_utils.Database(Path(tmp) / "cards.db")
         db.execute("pragma journal_mode = off")
         db.execute("pragma synchronous = off")
-        ctx = BuildContext(db=db, corpus=corpus)
+        ctx = BuildContext(db=db, corpus=corpus, cache=cache or Cache.disabled())
         t0, c0 = time.perf_counter(), _cpu()
         load_cards(ctx)
         wall, cpu = time.perf_counter() - t0, _cpu() - c0
@@ -107,6 +110,12 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             time_card_steps(baseline_corpus(corpus, Path(tmp) / "corpus"), "baseline: cards without oracle_sets")
         time_card_steps(corpus, "whole card data (234 set files)")
+        from kb.cache import Cache
+
+        with tempfile.TemporaryDirectory() as tmp:  # a build that fills the cache, then one that reads it
+            cache = Cache(Path(tmp))
+            time_card_steps(corpus, "whole card data, filling the cache", cache)
+            time_card_steps(corpus, "whole card data, from the cache", cache)
     db = Path(os.environ.get("KB_DB", ROOT / "kb.db"))
     if db.exists():
         time_pages(db)

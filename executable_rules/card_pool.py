@@ -9,17 +9,17 @@ Sources, in order:
   ``Types:``, ``PT:``, ``Oracle:``; an ``ALTERNATE`` section is the second face,
   ``AlternateMode:Adventure`` says how the faces go together);
 - ``data/cards.toml`` in the project: cards the corpus doesn't have (a split
-  card, an omen, a modal double-faced card, dredge cards, …), written by hand.
-  Entries marked ``test_card = true`` are invented for a rule no real card in
-  the corpus shows; their names start with ``Test:``.
+  card, an omen, a modal double-faced card, dredge cards, …), written by hand:
+  real cards newer than the corpus, their Oracle text as Forge gives it. An
+  invented card would have to be marked ``test_card = true`` and named
+  ``Test: …`` (the loader checks both); none is left.
 
 Japanese names come from ``cards/jpname_20250920.json`` (its ``"undefined"``
 values are left out). A few rules-relevant properties are read from the text
 where the file doesn't give them: dredge N, morph and disguise costs, what an
 instant or sorcery targets, mandatory additional costs and kicker.
 
->>> from kb.corpus import find_corpus
->>> pool = load_card_pool(find_corpus())
+>>> pool = load_card_pool(default_corpus())
 >>> pool.find("Diabolic Tutor").mana_value
 4
 >>> pool.find("Bramble Familiar").faces[1].name, pool.find("Bramble Familiar").faces[1].mana_value
@@ -147,8 +147,7 @@ class CardPool:
     def uses_actions(self, card: OracleCard) -> bool:
         """Whether the card's text uses one of the actions (its own name and other cards' names aside).
 
-        >>> from kb.corpus import find_corpus
-        >>> pool = load_card_pool(find_corpus())
+        >>> pool = load_card_pool(default_corpus())
         >>> pool.uses_actions(pool.find("Untamed Wilds")), pool.uses_actions(pool.find("Search for Azcanta"))
         (True, False)
         """
@@ -212,6 +211,7 @@ _TARGET = re.compile(
     r"(creature|artifact|enchantment|land|planeswalker|player|opponent|permanent|spell|card))",
     re.IGNORECASE,
 )
+_OPTIONAL_TARGET = re.compile(r"\b(up to \w+|any number of) $", re.IGNORECASE)
 _ADDITIONAL = re.compile(
     r"As an additional cost to cast this spell, (sacrifice|discard) an? ([a-z]+)", re.IGNORECASE
 )
@@ -228,9 +228,12 @@ def spell_properties(text: str, types: frozenset[str]) -> tuple[str | None, tupl
     if not types & {"Instant", "Sorcery"}:
         return None, ()
     target = None
-    m = _TARGET.search(text.split("\n(")[0])
-    if m:
+    body = text.split("\n(")[0]
+    for m in _TARGET.finditer(body):
+        if _OPTIONAL_TARGET.search(body[:m.start()]):
+            continue            # "up to one target creature" (Skimming Strike): zero targets is a legal choice (601.2c)
         target = "any" if m.group(1).lower() in ("any target", "one or two targets") else m.group(2).lower()
+        break
     costs = []
     for kind, what in _ADDITIONAL.findall(text):
         kind = kind.lower()
@@ -525,6 +528,21 @@ def _read_corpus_cards(corpus: Path) -> tuple[dict[str, OracleCard], list[CardRu
 
 
 @functools.lru_cache(maxsize=4)
+def default_corpus() -> Path:
+    """The corpus when none is given: ``KB_CORPUS``, else ``../shared/corpus`` beside the project or the working
+    directory — the places ``kb`` looks (``kb.corpus.find_corpus``, which this package doesn't import: imports flow
+    from ``kb`` to ``executable_rules``, never back)."""
+    if os.environ.get("KB_CORPUS"):
+        where = Path(os.environ["KB_CORPUS"])
+    else:
+        candidates = [Path(__file__).resolve().parent.parent.parent / "shared" / "corpus",
+                      Path.cwd().parent / "shared" / "corpus"]
+        where = next((c for c in candidates if c.is_dir()), candidates[0])
+    if not (where / "cr" / "en").is_dir():
+        raise FileNotFoundError(f"no corpus at {where} (no cr/en/ there): set KB_CORPUS to the corpus directory")
+    return where.resolve()
+
+
 def load_card_pool(corpus: Path, cards_toml: Path = CARDS_TOML) -> CardPool:
     """Every card of the corpus and ``data/cards.toml``, with Japanese names and rulings."""
     cards, rulings, japanese = _read_corpus_cards(corpus)

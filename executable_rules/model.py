@@ -417,9 +417,10 @@ class OracleCard:
         """The abilities of its main face, read from its Oracle text by the grammar (:mod:`executable_rules.oracle`)."""
         return parse_card(self.main.name, self.main.text)
 
-    @property
+    @functools.cached_property
     def colors(self) -> frozenset[str]:
-        """Its colours from its mana cost (Colors — CR 105.2, Mana Cost and Color — CR 202.2), or its colour indicator."""
+        """Its colours from its mana cost (Colors — CR 105.2, Mana Cost and Color — CR 202.2), or its colour indicator
+        (the printed card never changes: computed once)."""
         if self.color_indicator is not None:
             return self.color_indicator
         cost = self.mana_cost
@@ -458,6 +459,7 @@ class Card:
     damage: int = 0
     timestamp: int = 0
     phased_out: bool = False      # treated as though it doesn't exist (Phasing — CR 702.26b)
+    attached_to: ObjectRef | str | None = None   # the object or player it is attached to (Attach — CR 701.3a)
 
     def __repr__(self) -> str:
         return f"<Card #{self.id} {self.oracle.name} ({self.owner})>"
@@ -532,7 +534,8 @@ class Card:
 
     def status(self) -> tuple[Any, ...]:
         return (self.controller, tuple(sorted(self.counters.items())), self.face_down,
-                self.tapped, self.added_types, self.damage, self.timestamp) + ((True,) if self.phased_out else ())
+                self.tapped, self.added_types, self.damage, self.timestamp) + ((True,) if self.phased_out else ()) + (
+                    (("attached to", self.attached_to),) if self.attached_to is not None else ())
 
 
 # --------------------------------------------------------------------------- stack objects and events
@@ -656,6 +659,7 @@ class EventKind(str, enum.Enum):
     LOSE = "lose"
     PAY = "pay"
     CYCLE = "cycle"
+    ATTACH = "attach"           # an Aura, Equipment or Fortification attached or unattached (Attach — CR 701.3)
     TARGET = "target"           # a permanent became the target of a spell or ability (ward triggers: Ward — CR 702.21a)
 
 
@@ -700,6 +704,7 @@ class LastKnown:
     incarnation: int
     face_down: bool = False
     counters: tuple[tuple[str, int], ...] = ()   # as it last existed (persist, undying: Persist — CR 702.79a)
+    attached_to: ObjectRef | str | None = None   # what it was attached to ("enchanted creature" after it left)
 
 
 # --------------------------------------------------------------------------- players and the game state
@@ -748,8 +753,9 @@ class ContinuousEffect:
     ``4`` type, ``5`` colour, ``6`` abilities, ``7b`` setting P/T, ``7c``
     modifying it, ``7d`` switching); it affects the objects in ``affected``
     (references, so a card that changes zones is no longer affected, Zones — CR 400.7);
-    ``duration`` is ``until end of turn`` (ends in the cleanup step, Cleanup Step — CR 514.2)
-    or ``indefinitely``.
+    ``duration`` is ``until end of turn`` (ends in the cleanup step, Cleanup Step — CR 514.2),
+    ``until your next turn`` (ends as the next turn of ``until_turn_of`` — the player whose "your" it is —
+    begins, not at any turn change: Continuous Effects — CR 611.2a) or ``indefinitely``.
     """
 
     source: str
@@ -763,6 +769,7 @@ class ContinuousEffect:
     keywords: tuple[str, ...] = ()
     duration: str = "until end of turn"
     subtypes: tuple[str, ...] = ()     # layer 4: subtypes added ("it becomes a Zombie in addition", Amass — CR 701.47a)
+    until_turn_of: str = ""            # "until your next turn": whose next turn ends it
 
 
 @dataclass(frozen=True)
@@ -820,6 +827,7 @@ class GameState:
     kicked_with: dict[tuple[int, int], tuple[tuple[bool, str], ...]] = field(default_factory=dict)   # their kicker costs
     flashback_cast: list[tuple[int, int]] = field(default_factory=list)   # (card, incarnation) of spells cast with flashback
     escaped: list[tuple[int, int]] = field(default_factory=list)          # … and of spells cast with escape
+    moving_at_once: tuple[int, ...] = ()   # cards an event is moving simultaneously (state-based actions: 704.3)
     watchers: list[Watcher] = field(default_factory=list)
     move_replacements: list[MoveReplacement] = field(default_factory=list)
     history: list[tuple[str, int]] = field(default_factory=list)
@@ -1086,7 +1094,7 @@ class GameState:
         if src.kind is ZoneKind.BATTLEFIELD:
             self.set_item(self.last_known, card, LastKnown(
                 c.controller or c.owner, c.name, c.types, self.incarnation.get(card, 0), c.face_down is not None,
-                tuple(sorted((k, n) for k, n in c.counters.items() if n))))
+                tuple(sorted((k, n) for k, n in c.counters.items() if n)), c.attached_to))
             if c.face_down:
                 self.emit(EventKind.REVEAL, c.owner, (card,), source=src.label, detail="a face-down permanent leaving the battlefield is revealed",
                           citation=Citation("Face-Down Spells and Permanents", "708.9"))
@@ -1094,7 +1102,7 @@ class GameState:
             self.delete_item(self.spells, card)
         for attr, fresh in (("controller", None), ("counters", {}), ("face_down", None),
                             ("tapped", False), ("added_types", frozenset()), ("damage", 0), ("timestamp", 0),
-                            ("phased_out", False)):
+                            ("phased_out", False), ("attached_to", None)):
             if getattr(c, attr) != fresh:
                 self.set(c, attr, fresh if attr != "counters" else {})
         if to.kind is ZoneKind.BATTLEFIELD:
@@ -1154,7 +1162,7 @@ class GameState:
         for card_id, card in self.cards.items():
             new.cards[card_id] = Card(card.id, card.owner, card.oracle, card.controller, dict(card.counters),
                                       card.face_down, card.tapped, card.added_types, card.damage, card.timestamp,
-                                      card.phased_out)
+                                      card.phased_out, card.attached_to)
         for zone_src in [self.battlefield, self.stack, self.exile] + [
             p.zone(k) for p in self.players for k in (ZoneKind.LIBRARY, ZoneKind.HAND, ZoneKind.GRAVEYARD, ZoneKind.OUTSIDE)
         ]:
@@ -1237,7 +1245,8 @@ class GameState:
                 if z is not self.battlefield:
                     # Cards in exile may have counters: a suspended card's time counters (Suspend — CR 702.62a).
                     counters = card.counters if z is not self.exile else {}
-                    if card.controller or counters or card.face_down or card.added_types or card.tapped or card.damage:
+                    if (card.controller or counters or card.face_down or card.added_types or card.tapped or card.damage
+                            or card.attached_to is not None):
                         found.append(f"{card!r} in {z.label} has a permanent's status {card.status()}")
                 else:
                     if not card.controller:

@@ -111,8 +111,8 @@ def load_rules(path: Path) -> RulesIndex:
 
 
 def newest_rules(corpus: Path | None = None) -> RulesIndex:
-    """The newest English CR in the corpus (``kb.corpus.find_corpus`` when not given)."""
+    """The newest English CR in the corpus (:func:`~executable_rules.card_pool.default_corpus` when not given)."""
     if corpus is None:
-        from kb.corpus import find_corpus
-        corpus = find_corpus()
+        from .card_pool import default_corpus
+        corpus = default_corpus()
     return load_rules(newest_cr_file(corpus))

@@ -198,8 +198,8 @@ def load_scenario_text(text: str, display: str, pool: CardPool | None = None) ->
 
 
 def _default_pool() -> CardPool:
-    from kb.corpus import find_corpus
-    return load_card_pool(find_corpus())
+    from .card_pool import default_corpus
+    return load_card_pool(default_corpus())
 
 
 def _scenario(raw: dict[str, Any], module: ModuleType, path: str, line: int, end: int, lines: tuple[str, ...],
@@ -357,17 +357,25 @@ class ScenarioSetup:
                 raise scenario.error("step", str(e)) from None
         self.names: dict[str, list[int]] = {}
         self.setup_zone: dict[int, Any] = {}
+        attachments: list[tuple[int, str]] = []       # a battlefield card's ``attached_to``, once every card is there
         for player in players:
             zones = setup.get(player, {})
             if "poison" in zones:
                 self.state.player(player).poison = int(zones["poison"])
             for zone in ("library", "hand", "graveyard", "exile", "outside", "battlefield"):
                 for entry in zones.get(zone, []):
-                    self._add(player, zone, entry)
+                    card = self._add(player, zone, entry)
+                    if isinstance(entry, dict) and "attached_to" in entry:
+                        attachments.append((card, str(entry["attached_to"])))
             if "mana" in zones:
                 self.state.player(player).mana = _parse_mana(zones["mana"])
             if "life" in zones:
                 self.state.player(player).life = int(zones["life"])
+        for card, to in attachments:                   # Attach — CR 701.3a: onto a card (by name) or a player
+            if to not in players and not self.names.get(to.split("#")[0]):
+                raise scenario.error("attached_to", f"no card {to!r} in the setup to attach to")
+            target = to if to in players else self.names[to.split("#")[0]][int(to.split("#")[1]) - 1 if "#" in to else 0]
+            self.state.cards[card].attached_to = target if isinstance(target, str) else self.state.ref(target)
         unknown_players = {k for k, v in setup.items() if isinstance(v, dict)} - set(players)
         if unknown_players:
             raise scenario.error(sorted(unknown_players)[0], f"{sorted(unknown_players)} aren't players ({players})")
@@ -378,7 +386,7 @@ class ScenarioSetup:
         self.state._undo.clear()
         self.refs = {name: [self.state.ref(c) for c in ids] for name, ids in self.names.items()}
 
-    def _add(self, player: str, zone: str, entry: str | dict[str, Any]) -> None:
+    def _add(self, player: str, zone: str, entry: str | dict[str, Any]) -> int:
         spec = entry if isinstance(entry, dict) else {"card": entry}
         oracle = predefined_token(spec["card"].split("#")[0]) or self.pool.find(spec["card"].split("#")[0])
         if spec.get("token"):
@@ -404,6 +412,7 @@ class ScenarioSetup:
             c.counters = _setup_counters(spec["counters"])
         self.names.setdefault(oracle.name, []).append(card)
         self.setup_zone[card] = self.state.zone_of(card)
+        return card
 
 
 def _setup_counters(value: Any) -> dict[str, int]:

@@ -375,6 +375,9 @@ def _lead(blocks: list, paths: list) -> tuple[str | None, str | None, str | None
     return None, None, None, None
 
 
+_SETS_LINE = re.compile(r"^登場セット[ \u3000]+(?P<sets>[^|。]+?)[ |]*$")
+
+
 def _sets(blocks: list, paths: list) -> tuple[tuple[str, ...], str | None, bool]:
     """(sets, as printed, exact?) from an infobox, else from everything in the 登場セット section.
 
@@ -408,6 +411,13 @@ def _sets(blocks: list, paths: list) -> tuple[tuple[str, ...], str | None, bool]
             printed.append(block.text)
     if found:
         return tuple(dict.fromkeys(found)), "\n".join(printed), exact
+    for block in blocks:  # an infobox flattened to "登場セット 多数" on one line of the lead
+        if isinstance(block, Heading) and block.text in TOP_LEVEL_SECTIONS:
+            break
+        m = isinstance(block, Paragraph) and _SETS_LINE.match(block.text)
+        if m:
+            names = split_rendered_sets(m["sets"])
+            return tuple(dict.fromkeys(names)), m["sets"], len(names) == 1
     return (), None, True
 
 
@@ -470,6 +480,18 @@ def _mentions(block, card_names: CardNameIndex | None, self_names: set) -> list[
     return found + [m for m in _mentions_in_text(block.text, card_names, self_names) if m[3] == "《》"]
 
 
+def _english_subject(blocks: list) -> str | None:
+    """The subject of the first English paragraph that reads ``X is …`` (before any section)."""
+    for block in blocks:
+        if isinstance(block, Heading) and block.text not in {"登場セット"} and not wiki_en.is_english(block.text):
+            break
+        if isinstance(block, Paragraph) and wiki_en.is_english(block.text):
+            m = wiki_en.LEAD.match(block.text.strip())
+            if m:
+                return m.group("name").strip()
+    return None
+
+
 def records_from_document(doc: WikiDocument, *, card_names: CardNameIndex | None = None,
                           excerpt: bool | None = None) -> Iterator[WikiRecord]:
     """The records of one page revision, whatever form it was read from (see the module docstring)."""
@@ -502,6 +524,11 @@ def records_from_document(doc: WikiDocument, *, card_names: CardNameIndex | None
             # an English wiki page: its title is the name its lead gives (not the site's chrome)
             if title.lower() != name_en.lower():
                 title = name_en[:1].upper() + name_en[1:]
+        elif wiki_en.CHROME_TITLES.match(title or "") and (named := _english_subject(blocks)):
+            # the copy starts with the site's name (MTG Wiki / Advertisement): the page is its lead's
+            # subject ("Mill is an informal term …"), even when the lead calls it no keyword
+            title = name_en = named
+            kind_ja = None
         else:
             name_en = kind_ja = None  # the lead names another page (a list page), or there is none
     sets, sets_printed, sets_exact = _sets(blocks, paths)

@@ -209,6 +209,10 @@ def _rows_pipes(lines: list[tuple[int, str]], hunk: int, problems: list, source:
     return rows, truncated
 
 
+# The lone cell before a context line: a space, or a no-break space where the browser copied &nbsp;.
+_LONE_SPACE = frozenset({" ", "\u00a0"})
+
+
 def _rows_interleaved(lines: list[tuple[int, str]], hunk: int) -> list[DiffRow]:
     rows: list[DiffRow] = []
     i = 0
@@ -219,10 +223,10 @@ def _rows_interleaved(lines: list[tuple[int, str]], hunk: int) -> list[DiffRow]:
                 added = lines[i + 1][1]
                 rows.append(DiffRow("added", None, added if added.strip() else "", lines[i + 1][0], hunk))
             i += 2
-        elif raw == " " and i + 1 < len(lines) and lines[i + 1][1].strip() not in {"+", ""}:
+        elif raw in _LONE_SPACE and i + 1 < len(lines) and lines[i + 1][1].strip() not in {"+", ""}:
             content = lines[i + 1][1]
             rows.append(DiffRow("context", content, content, lines[i + 1][0], hunk))
-            twice = i + 3 < len(lines) and lines[i + 2][1] == " " and lines[i + 3][1] == content
+            twice = i + 3 < len(lines) and lines[i + 2][1] in _LONE_SPACE and lines[i + 3][1] == content
             i += 4 if twice else 2
         elif not raw.strip():
             rows.append(DiffRow("context", "", "", number, hunk))

@@ -44,7 +44,7 @@ CHROME = re.compile(
     r"|We have begun migration of most wikis.*|Scryfall Search|Scryfall Statistics|Other Symbols)$"
 )
 _EDIT_LINK = re.compile(r"^(?P<heading>[^\[\]]{1,60}?)\s*\[edit(?: \| edit source)?\]$")
-_LEAD = re.compile(
+LEAD = _LEAD = re.compile(
     r"^(?P<name>[A-Z][A-Za-z0-9 '’!\-]{1,40}?) (?:is|are|was) (?:an? |the )?(?P<rest>.*)$")
 _KIND = re.compile(r"\b(keyword action|keyword ability)\b", re.IGNORECASE)
 _QUOTE = re.compile(r"^From the Comprehensive Rules\s*\((?P<label>.+)\)\s*$")

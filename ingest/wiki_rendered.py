@@ -66,6 +66,9 @@ _BULLET = re.compile(r"^(?P<indent>[ \u3000]*)(?P<mark>[•\-\*]|\d+[.．])(?:[ 
 _TABLE_ROW = re.compile(r"^(?P<key>[^|]+?)\s*\|\s*(?P<value>[^|]*?)\s*\|$")
 # A flattened table row of more than two cells: "未来予知 | FUT | 2007年5月 |"
 _TABLE_CELLS = re.compile(r"^[^|]+(?:\|[^|]*){2,}\|$")
+# A flattened one-column table: its header ("登場セット |"), "---|", then one cell a row.
+_ONE_CELL = re.compile(r"^(?P<cell>[^|]+?)\s*\|$")
+_SEPARATOR = re.compile(r"^-{3,}\|(?:-{3,}\|)*$")
 _PT = re.compile(r"^(?P<pt>[0-9XＸ*＊+\-]{1,4}/[0-9XＸ*＊+\-]{1,4})(?P<rest>.*)$")
 
 _TYPE_WORDS = (
@@ -348,6 +351,10 @@ def parse_rendered(text: str, source: str, *, first_line: int = 1, revision: str
         if stripped in {"*"}:
             lines.i += 1
             continue
+        following = lines.peek(1)
+        if _ONE_CELL.match(stripped) and following is not None and _SEPARATOR.match(following[1].strip()):
+            blocks.append(_read_one_column_table(lines))
+            continue
         if _TABLE_ROW.match(stripped) or _TABLE_CELLS.match(stripped):
             blocks.append(_read_infobox_table(lines))
             continue
@@ -389,6 +396,30 @@ def parse_rendered(text: str, source: str, *, first_line: int = 1, revision: str
     doc.blocks = _settle_lists(blocks)
     check_truncation(doc)
     return doc
+
+
+def _read_one_column_table(lines: _Lines) -> Infobox:
+    """``登場セット |`` / ``---|`` / ``A B C |``: a one-column table, its header a field, its rows the value.
+
+    An infobox printed this way holds only its 登場セット (the sets run together on one row,
+    split as a flattened line is: not exact); another header keeps its rows as the table's rows.
+    """
+    start, header = lines.peek()
+    header = _ONE_CELL.match(header.strip())["cell"].strip()
+    lines.i += 2
+    cells: list[str] = []
+    while lines.peek() is not None:
+        m = _ONE_CELL.match(lines.peek()[1].strip())
+        if not m:
+            break
+        cells.append(m["cell"].strip())
+        lines.i += 1
+    if header == "登場セット":
+        printed = " ".join(cells)
+        sets = tuple(name for cell in cells for name in split_rendered_sets(cell))
+        return Infobox(start, sets=sets, sets_printed=printed or None, sets_exact=False,
+                       rows=tuple((header, c) for c in cells))
+    return Infobox(start, rows=tuple((c,) for c in cells))
 
 
 def _read_infobox_table(lines: _Lines) -> Infobox:

@@ -187,9 +187,40 @@ def _truncation(text: str) -> str | None:
     return None
 
 
+_PARAM_LINE = re.compile(r"^\|\s*(?P<name>[^|=\[\]{}<>]+?)\s*=")
+
+
+def _reopen_cut_template(text: str) -> tuple[str, str | None]:
+    """A fragment that starts inside a template (a diff shown from line 3 of a page: ``|英名=Disguise``
+    … ``}}``) gets its opening back, on its first line so that line numbers stay: the infobox
+    (情報ボックス), or the card box (カードテキスト) when a parameter is カード名. Returns the text and
+    the template name reopened, or None."""
+    lines = text.split("\n")
+    names = []
+    for k, line in enumerate(lines):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if stripped == "}}":
+            if not names:
+                return text, None
+            template = "カードテキスト" if "カード名" in names else "情報ボックス"
+            first = next(j for j, line in enumerate(lines) if line.strip())
+            lines[first] = "{{" + template + lines[first]
+            return "\n".join(lines), template
+        m = _PARAM_LINE.match(stripped)
+        if m is None:
+            if names and not stripped.startswith(("{{", "|")):
+                continue  # a parameter's value going on over lines
+            return text, None
+        names.append(m["name"])
+    return text, None
+
+
 def parse_wikitext(text: str, source: str, *, first_line: int = 1, line_map: list[int] | None = None,
                    title: str | None = None, revision: str | None = None, form: str = "wikitext") -> WikiDocument:
     """Read wikitext into a :class:`WikiDocument` (see the module docstring)."""
+    text, reopened = _reopen_cut_template(text)
     code = mwparserfromhell.parse(text)
     doc = WikiDocument(title=title or _title_from_lead(code), form=form, source=source, line=first_line,
                        revision=revision, levelled=True)

@@ -256,8 +256,9 @@ def steps() -> list[Step]:
         Step("search vocabulary and vectors", search_index.load_search_index, RERUN),
         Step("executable rules", checks.load_checks, RERUN),
         Step("rule history", history.load_history, SELF),
-        Step("ruling links", ruling_links_cache.load_ruling_links, release_checks.ruling_links_on_add),
+        # card keywords before ruling links: a card's keyword abilities narrow its rulings' candidates
         Step("card keywords", cards.link_card_keywords, RERUN),
+        Step("ruling links", ruling_links_cache.load_ruling_links, release_checks.ruling_links_on_add),
     ]
 
 

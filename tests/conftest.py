@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -27,6 +29,30 @@ def cr_2026(corpus) -> Path:
     return corpus / "cr" / "en" / "MagicCompRules_20260116.txt"
 
 
+def built_once(tmp_path_factory, name: str, make: Callable[[Path], None]) -> Path:
+    """``make(path)`` run once per test session, however many pytest-xdist workers ask.
+
+    The workers share their base temporary directory's parent; the first to take the
+    lock builds (into a partial file, renamed when complete), the others wait and read.
+    """
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    path = base / name
+    with open(base / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not path.exists():
+            partial = path.with_name(path.name + ".partial")
+            if partial.is_dir():
+                import shutil
+                shutil.rmtree(partial)
+            else:
+                partial.unlink(missing_ok=True)
+            make(partial)
+            partial.rename(path)
+    return path
+
+
 @pytest.fixture(scope="session")
 def built_db(tmp_path_factory, corpus) -> Path:
     """The whole database, built once per test session from the real corpus.
@@ -39,9 +65,11 @@ def built_db(tmp_path_factory, corpus) -> Path:
         return Path(prebuilt)
     from kb.build import build_database
 
-    path = tmp_path_factory.mktemp("built") / "kb.db"
-    build_database(path, corpus, show_progress=False)
-    return path
+    def make(partial: Path) -> None:
+        partial.mkdir()
+        build_database(partial / "kb.db", corpus, show_progress=False)
+
+    return built_once(tmp_path_factory, "built", make) / "kb.db"
 
 
 @pytest.fixture(scope="session")
@@ -53,19 +81,20 @@ def bilingual_db(tmp_path_factory, corpus) -> Path:
     from kb.load import cr as load_cr, japanese as load_japanese
     from kb.build import BuildContext
 
-    root = tmp_path_factory.mktemp("slice")
-    (root / "cr" / "en").mkdir(parents=True)
-    os.symlink(corpus / "cr" / "en" / "MagicCompRules_20260116.txt", root / "cr" / "en" / "MagicCompRules_20260116.txt")
-    os.symlink(corpus / "cr" / "ja", root / "cr" / "ja")
-    path = root / "bilingual.db"
-    db = sqlite_utils.Database(path)
-    ctx = BuildContext(db=db, corpus=root)
-    schema.create_cr_tables(db)
-    load_cr.load_english_cr(ctx)
-    load_japanese.load_japanese_cr(ctx)
-    schema.finish_cr_tables(db)
-    schema.finish_search_current(db)
-    db.close()
+    def make(root: Path) -> None:
+        (root / "cr" / "en").mkdir(parents=True)
+        os.symlink(corpus / "cr" / "en" / "MagicCompRules_20260116.txt", root / "cr" / "en" / "MagicCompRules_20260116.txt")
+        os.symlink(corpus / "cr" / "ja", root / "cr" / "ja")
+        db = sqlite_utils.Database(root / "bilingual.db")
+        ctx = BuildContext(db=db, corpus=root)
+        schema.create_cr_tables(db)
+        load_cr.load_english_cr(ctx)
+        load_japanese.load_japanese_cr(ctx)
+        schema.finish_cr_tables(db)
+        schema.finish_search_current(db)
+        db.close()
+
+    path = built_once(tmp_path_factory, "bilingual", make) / "bilingual.db"
     return path
 
 

@@ -199,6 +199,42 @@ def _load(root: Path, keep_going: bool = False) -> BuildContext:
     return ctx
 
 
+def _tables(db) -> dict[str, list]:
+    from kb.load.cards import _ROW_TABLES
+
+    return {t: db.execute(f"select * from [{t}] order by rowid").fetchall() for t in _ROW_TABLES}
+
+
+def test_card_rows_from_the_cache_are_the_rows_parsed(tmp_path, corpus):
+    from kb.cache import Cache
+    from kb.load.cards import load_cards
+
+    root = _mini_corpus(tmp_path, corpus, ["XLN", "RIX"])
+    shutil.copy(corpus / "cards" / "jpname_20250920.json", root / "cards")
+    cache = Cache(tmp_path / "cache")
+
+    def load():
+        ctx = BuildContext(db=sqlite_utils.Database(memory=True), corpus=root, cache=cache)
+        load_cards(ctx)
+        return ctx
+
+    first, second = load(), load()
+    assert (cache.misses["cards"], cache.hits["cards"]) == (1, 1)
+    parsed = _tables(_load(root).db)  # no cache at all
+    assert _tables(first.db) == _tables(second.db) == parsed
+    assert len(parsed["cards"]) > 400 and parsed["card_aliases"]
+    assert [p.code for p in first.problems] == [p.code for p in second.problems]
+    # A card file that changes is a miss; a build that kept going past a broken file is never cached.
+    path = root / "cards" / "oracle_sets" / "MtgOracle_RIX.txt"
+    data = path.read_bytes()
+    path.write_bytes(data[: data.index(b"<Name>Jadelight Ranger</Name>") + 40])
+    for _ in range(2):
+        ctx = BuildContext(db=sqlite_utils.Database(memory=True), corpus=root, cache=cache, keep_going=True)
+        load_cards(ctx)
+        assert any(p.code == "unreadable" for p in ctx.problems)
+    assert cache.misses["cards"] == 3 and cache.hits["cards"] == 1
+
+
 def test_truncated_set_file_stops_the_build_with_its_line(tmp_path, corpus):
     root = _mini_corpus(tmp_path, corpus, ["XLN", "RIX"])
     path = root / "cards" / "oracle_sets" / "MtgOracle_RIX.txt"

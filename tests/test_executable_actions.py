@@ -23,7 +23,7 @@ from executable_rules.model import EventKind, GameState, ZoneKind
 CARDS = ["Forest", "Island", "Shock", "Grizzly Bears", "Fire // Ice", "Bramble Familiar", "Darksteel Colossus",
          "Blaze", "Murder", "Ancestral Vision", "Esika, God of the Tree // The Prismatic Bridge",
          "Halvar, God of Battle // Sword of the Realms", "Agadeem's Awakening // Agadeem, the Undercrypt",
-         "Test: Omen Dragon", "Golgari Grave-Troll", "Darkblast", "Life from the Loam", "Bone Splinters"]
+         "Dirgur Island Dragon // Skimming Strike", "Golgari Grave-Troll", "Darkblast", "Life from the Loam", "Bone Splinters"]
 libraries = st.lists(st.sampled_from(CARDS), max_size=15)
 settings.register_profile("executable", max_examples=80, deadline=None)
 

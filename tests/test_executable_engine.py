@@ -199,3 +199,24 @@ def test_undo_takes_back_a_whole_cast(pool):
     cast_spell(state, "you", ids["Grizzly Bears"][0])
     assert state.undo() == "cast Grizzly Bears"
     assert state.snapshot()[:3] == before[:3]
+
+
+def test_earthbend_has_its_implied_target_land_you_control(pool):
+    """"Earthbend N" means "Target land you control becomes …" (Earthbend — CR 701.66a): the target isn't printed,
+    yet it is one the spell chooses. No card of the corpus earthbends (Avatar: The Last Airbender, 2025, isn't in it),
+    so the printed sentence of the keyword action itself is read here."""
+    from executable_rules.engine.effects import Context, legal_targets, run_body, spec_description, target_specs
+    from executable_rules.oracle.parser import parse_line
+    ability = parse_line("Earthbend 2.", "no card")
+    assert ability.kind == "spell" and ability.effects == ("earthbend",)
+    specs = target_specs(ability.tree)
+    assert [spec_description(s) for s in specs] == ["target land you control"]
+    state, ids = game(pool, battlefield=["Forest", "Grizzly Bears"], hand=["Lava Spike"],
+                      opponent_battlefield=["Island"])
+    source = ids["Lava Spike"][0]
+    legal = legal_targets(state, "you", specs[0], source)
+    assert [state.cards[t.card].name for t in legal] == ["Forest"]       # not the creature, not the opponent's land
+    ctx = Context(source, "you", "earthbend", specs=specs, targets=[legal[0]])
+    run_body(state, ctx, ability.tree.children[0], first_legal)
+    forest = characteristics(state, ids["Forest"][0])
+    assert "Creature" in forest.types and (forest.power, forest.toughness) == (2, 2) and "Haste" in forest.keywords

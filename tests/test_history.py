@@ -96,13 +96,9 @@ def build_history_db(path: Path, corpus: Path) -> None:
 
 def history_db_path(tmp_path_factory, corpus) -> Path:
     """The slice database, built on first use in this test session."""
-    path = tmp_path_factory.getbasetemp() / "history_slice.db"
-    if not path.exists():
-        partial = path.with_suffix(".partial")
-        partial.unlink(missing_ok=True)
-        build_history_db(partial, corpus)
-        partial.rename(path)
-    return path
+    from conftest import built_once
+
+    return built_once(tmp_path_factory, "history_slice.db", lambda partial: build_history_db(partial, corpus))
 
 
 @pytest.fixture(scope="module")

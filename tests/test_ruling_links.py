@@ -1,10 +1,12 @@
 """The ruling linker on the built database: floors against the hand-labelled rulings, evidence, lineage, display.
 
-The floors are the quality measured when the linker was tuned (bench/bench_ruling_links.py
-prints the figures), a little under, so that a change making the links worse fails here.
-The issue's targets (precision 90 %, 90 % of wiki and 80 % of card rulings linked) are
-not reached by the lexical linker yet: ``test_issue_targets`` is an expected failure that
-will pass (and so fail as strict) the day they are.
+The floors are the quality measured when the linker was last tuned (bench/bench_ruling_links.py
+prints the figures: tune half precision 80.3 %, wiki linked 91.1 %, card linked 28.2 %, recall
+34.2 %; frozen half 65.4 %, 91.7 %, 11.4 %, 18.3 %), a few points under, each half its own, so
+that a change making the links worse fails here. The linker puts precision before coverage (no
+link rather than a wrong one), and the issue's targets (precision 90 %, 90 % of wiki and 80 % of
+card rulings linked) are not reached by the lexical linker yet: ``test_issue_targets`` is an
+expected failure that will pass (and so fail as strict) the day they are.
 """
 
 from __future__ import annotations
@@ -19,7 +21,10 @@ from kb.cli import cli
 from kb.ruling_links import Linker, Ruling, RuleIndex
 from kb.ruling_links.evaluate import LABELS, evaluate, load_labels, stored_links
 
-FLOORS = {"precision": 0.45, "wiki linked": 0.85, "card linked": 0.70, "recall": 0.28}
+FLOORS = {
+    "tune": {"precision": 0.75, "wiki linked": 0.86, "card linked": 0.24, "recall": 0.30},
+    "frozen": {"precision": 0.60, "wiki linked": 0.86, "card linked": 0.08, "recall": 0.15},
+}
 
 
 @pytest.fixture(scope="module")
@@ -46,10 +51,11 @@ def test_every_labelled_ruling_is_in_the_database(scores):
 @pytest.mark.parametrize("split", ["tune", "frozen"])
 def test_quality_floors(scores, split):
     everything, wiki, card = scores[("all", split)], scores[("wiki", split)], scores[("card", split)]
-    assert everything.precision >= FLOORS["precision"], everything.line()
-    assert everything.recall >= FLOORS["recall"], everything.line()
-    assert wiki.linked_share >= FLOORS["wiki linked"], wiki.line()
-    assert card.linked_share >= FLOORS["card linked"], card.line()
+    floors = FLOORS[split]
+    assert everything.precision >= floors["precision"], everything.line()
+    assert everything.recall >= floors["recall"], everything.line()
+    assert wiki.linked_share >= floors["wiki linked"], wiki.line()
+    assert card.linked_share >= floors["card linked"], card.line()
 
 
 @pytest.mark.xfail(strict=True, reason="issue 13's targets are not met by the lexical linker (see the README)")
@@ -80,6 +86,29 @@ def test_the_page_keyword_narrows_the_candidates(kb_db):
 
     decision = linker.link(Ruling(text, "ja", search_form(text), ("Search",)))
     assert [(link.number, link.how) for link in decision.links] == [("701.23j", "keyword+similarity")]
+
+
+def test_a_card_ruling_about_other_text_gets_no_keyword_link(kb_db):
+    """A card's keyword does not pull in its definition for a ruling that shares nothing with the
+    keyword's rules (the card's other text, a general rule): no link rather than a wrong one."""
+    index = RuleIndex(kb_db.conn, *_newest(kb_db))
+    linker = Linker(index)
+    ruling = Ruling("This card is put directly into your hand. It is not drawn.", "en", None, ("Search",),
+                    definition_fallback=False)
+    decision = linker.link(ruling)
+    assert not [link for link in decision.links if link.number.startswith("701.23")]
+    # on the keyword's own wiki page the same kind of ruling applies the definition
+    wiki = Ruling("Search: look at all the cards and find a card that matches the description.", "en", None,
+                  ("Search",))
+    assert [link.number for link in linker.link(wiki).links] == ["701.23a"]
+
+
+def test_the_best_subrule_of_the_keyword_not_its_neighbour(kb_db):
+    index = RuleIndex(kb_db.conn, *_newest(kb_db))
+    linker = Linker(index)
+    text = ("If a player is searching a hidden zone for cards with a stated quality, they don't have to"
+            " find those cards even if they're there.")
+    assert [link.number for link in linker.link(Ruling(text, "en", None, ("Search",))).links] == ["701.23b"]
 
 
 def test_links_have_a_newest_row_and_a_written_row_through_the_lineage(kb_db):

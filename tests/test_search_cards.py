@@ -119,6 +119,41 @@ def test_every_rule_a_card_text_points_to_is_in_the_newest_cr(kb_db):
         assert words.lower().replace("’", "'") in plain, (number, words)
 
 
+def _card_id(conn, name):
+    return conn.execute("select id from cards where name_en = ?", [name]).fetchone()[0]
+
+
+def _newest(conn):
+    return conn.execute("select max(release) from releases where lang = 'en' and completeness = 'whole'").fetchone()[0]
+
+
+def test_a_cards_text_touches_the_rules_questions_about_it_turn_on(conn):
+    """Fiend Hunter's two triggers and its exile: the triggers' rules, then the stack's order, the linked
+    exile and the new object its return makes; never a rule twice."""
+    from kb.search.card_rules import card_rule_candidates
+
+    found = [n for _, n, _ in card_rule_candidates(conn, [_card_id(conn, "Fiend Hunter")], release=_newest(conn))]
+    assert {"603.6", "603.10", "603.2", "603.3", "405.5", "607.2", "400.7"} <= set(found)
+    assert found.index("603.6") < found.index("603.3")  # what the text does before what questions turn on
+    assert len(found) == len(set(found))
+
+
+@pytest.mark.parametrize("question, rule", [
+    ("in which order do the two triggers go on the stack", "603.3"),
+    ("is it a new object when it comes back", "400.7"),
+    ("スタックに積む順番は", "603.3"),  # Japanese words, read against the Japanese CR through the lineage
+])
+def test_the_question_chooses_among_the_cards_rules(conn, question, rule):
+    from kb.search.card_rules import card_rules
+    from kb.search.query import read_query
+
+    ids, newest = [_card_id(conn, "Fiend Hunter")], _newest(conn)
+    plain = [n for _, n, _ in card_rules(conn, ids, release=newest, limit=20)]
+    asked = [n for _, n, _ in card_rules(conn, ids, release=newest, plan=read_query(question), limit=20)]
+    assert plain.index(rule) >= 5 and asked.index(rule) < 3  # the question lifts it from the card's tail to its top three
+    assert sorted(plain) == sorted(asked)  # and chooses among the card's rules only
+
+
 def test_the_answer_shows_the_card_first_and_its_rules(conn):
     question = "does Blood Moon turn Urborg, Tomb of Yawgmoth into a plain Mountain"
     with_cards = answer(conn, question, dense=False, others=False)

@@ -156,3 +156,63 @@ def test_a_page_cut_mid_sentence_is_partial(form, names):
 def test_html_cut_before_its_end_is_partial(names):
     page, _ = _page(HTML[: HTML.index("</div></body>")], "html", names)
     assert page.partial and "</html>" in page.partial_reason
+
+
+# The same cases on real corpus pages, each in the form it was copied in.
+
+def _real(corpus, relative):
+    from ingest.wiki import parse_wiki_page
+
+    return list(parse_wiki_page(corpus / relative, relative))
+
+
+@pytest.mark.parametrize("relative, sets", [
+    ("wiki/ja/偽装__rendered-oldrev__excerpt.txt", ("カルロフ邸殺人事件", "カルロフ邸殺人事件統率者デッキ", "アサシンクリード")),
+    ("wiki/ja/戦慄予示__printable__excerpt.txt", ("ダスクモーン:戦慄の館", "ダスクモーン:戦慄の館統率者デッキ")),
+    ("wiki/ja/証拠収集__printable-oldrev__excerpt.txt", ("カルロフ邸殺人事件", "Ravnica: Cluedo Edition", "モダンホライゾン3")),
+])
+def test_real_sets_as_a_one_column_table(corpus, relative, sets):
+    """``登場セット |`` / ``---|`` / ``A B C |``: every set, and the lead sentence after it is not swallowed."""
+    from ingest.wiki_records import WikiSection
+
+    records = _real(corpus, relative)
+    page = [r for r in records if isinstance(r, WikiPage)][0]
+    assert page.sets == sets
+    assert not page.sets_exact  # one flattened row: split on spaces
+    assert page.kind == "keyword action"  # read from the lead sentence after the table
+    lead = [s for s in records if isinstance(s, WikiSection) and s.heading == ""]
+    assert lead and "キーワード処理の一種" in lead[0].text
+
+
+def test_real_sets_on_one_line_of_the_lead(corpus):
+    page = [r for r in _real(corpus, "wiki/ja/護法__rendered__excerpt.txt") if isinstance(r, WikiPage)][0]
+    assert (page.name_en, page.sets) == ("Ward", ("多数",))
+
+
+def test_real_diff_with_no_break_space_context_cells(corpus):
+    """An interleaved diff whose lone context cells are no-break spaces (&nbsp; copied): each context
+    line once on each side, and the infobox cut above its first line still gives the sets."""
+    from ingest.decoding import read_source
+    from ingest.wiki_diff import read_rows, rebuild_revisions
+
+    relative = "wiki/ja/変装__diff-cur-wikitext__excerpt.txt"
+    _, view = read_rows(read_source(corpus / relative).text.split("\n"), relative)
+    left, right = rebuild_revisions(view)
+    assert view.flavour == "interleaved"
+    assert left.text.count("|英名=Disguise") == 1 and right.text.count("|英名=Disguise") == 1
+    assert "{{#card:Defenestrated Phantom}}" in right.text
+    pages = [r for r in _real(corpus, relative) if isinstance(r, WikiPage)]
+    assert [(p.name_en, p.sets) for p in pages] == [
+        ("Disguise", ("カルロフ邸殺人事件", "カルロフ邸殺人事件統率者デッキ")),
+        ("Disguise", ("カルロフ邸殺人事件", "カルロフ邸殺人事件統率者デッキ", "アサシンクリード"))]
+    assert all(p.partial and "line 3" in p.partial_reason for p in pages)
+
+
+@pytest.mark.parametrize("relative, left, right", [
+    ("wiki/ja/果敢__diff-cur-wikitext__excerpt.txt", ("タルキール覇王譚",), ("多数",)),
+    ("wiki/ja/続唱__diff-cur-wikitext__excerpt.txt", ("アラーラ再誕", "プレインチェイス2012"), ("多数",)),
+])
+def test_real_diff_infobox_cut_above_its_first_line(corpus, relative, left, right):
+    pages = [r for r in _real(corpus, relative) if isinstance(r, WikiPage)]
+    assert [p.sets for p in pages] == [left, right]
+

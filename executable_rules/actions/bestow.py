@@ -12,8 +12,7 @@ library" doesn't allow it.
 
 The model casts a spell bestowed (``cast_spell(…, bestowed=True)``, the
 scenario step ``cast_spell`` with ``bestowed = true``) and checks whether it
-may be cast; an Aura spell resolving needs attachments, which the model
-doesn't have.
+may be cast; a bestowed Aura spell resolving isn't modelled (702.103e).
 
 >>> from executable_rules.model import Face, ManaCost
 >>> satyr = Face("Boon Satyr", ManaCost.parse("{1}{G}{G}"), frozenset({"Enchantment", "Creature"}), ("Satyr",),
@@ -41,9 +40,10 @@ SUBRULES = ("a", "b", "d")
 SUMMARY = "Cast it bestowed for its bestow cost: an Aura spell with enchant creature, judged as that when deciding whether it can be cast."
 OUT_OF_REACH = {
     "c": "the model doesn't copy spells",
-    "e": "the model has no attachments: a bestowed Aura spell can't resolve (attach) in it, so it never becomes a creature spell again",
-    "f": "no attachments: a bestowed Aura is never attached, so it never becomes unattached",
-    "g": "no attachments, and phasing has no Auras to phase in unattached",
+    "e": "a bestowed Aura spell resolving isn't modelled: the permanent would have to keep the bestowed characteristics "
+         "(an Aura, not a creature) it had as a spell, which the model's permanents don't",
+    "f": "no bestowed Aura reaches the battlefield (702.103e), so none becomes unattached",
+    "g": "no bestowed Aura reaches the battlefield (702.103e), so none phases in unattached",
 }
 """Subrules the model doesn't run, each with the reason (the coverage test reads it)."""
 

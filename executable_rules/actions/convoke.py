@@ -35,6 +35,7 @@ from typing import Any
 
 from ..choices import Chooser, Decision, Option, decide, first_legal
 from ..citation import Citation
+from .tap_and_untap import tap_as_cost
 from ..model import EventKind, Face, GameState, ManaCost
 
 KEYWORD = "Convoke"
@@ -98,10 +99,9 @@ def convoke(state: GameState, player: str, spell: str, cost: ManaCost, *, x: int
         if answer.value is None:
             continue
         left.remove(answer.value)
-        state.set(card, "tapped", True)
+        tap_as_cost(state, player, card.id, f"convoke {spell}", detail=f"convoked {spell}: pays {{{answer.value}}}",
+                    citation=Citation(KEYWORD, "702.51c"))
         tapped.append(card.id)
-        state.emit(EventKind.TAP, player, (card.id,), detail=f"convoked {spell}: pays {{{answer.value}}}",
-                   citation=Citation(KEYWORD, "702.51c"))
     return _cost_of(left), tapped
 
 

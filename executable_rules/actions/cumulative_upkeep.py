@@ -43,9 +43,15 @@ from ..model import Card, Event, EventKind, GameState, ManaCost, TriggeredAbilit
 KEYWORD = "Cumulative Upkeep"
 KIND = "keyword ability"
 JAPANESE = ("累加アップキープ",)
-SUBRULES = ("a", "b")
+SUBRULES = ("a",)
 SUMMARY = "At the beginning of your upkeep, put an age counter on it; pay the cost once per age counter or sacrifice it."
-OUT_OF_REACH: dict[str, str] = {}
+_TWO_INSTANCES = ("a permanent with two instances of cumulative upkeep: no real card prints two, and the real cases "
+                  "grant one — Gallowbraid or Morinfen enchanted with Decomposition (\"Enchanted creature has "
+                  "'Cumulative upkeep—Pay 1 life.'\"), Breath of Dreams' quoted grant — need Auras (attachments, "
+                  "another branch's work) or quoted granted abilities, which the model doesn't have; the module counts "
+                  "every age counter on the permanent for each instance, but no real scenario can show it yet")
+OUT_OF_REACH: dict[str, str] = {"b": _TWO_INSTANCES}
+EXAMPLES_OUT_OF_REACH = {("702.24b", 1): _TWO_INSTANCES}
 
 
 def instances(card: Card) -> list[tuple[int, str]]:

@@ -55,7 +55,7 @@ def _pump(state: GameState, player: str, card: int, times: int, power: bool, tou
     p = (ch.power or 0) * times if power else 0
     t = (ch.toughness or 0) * times if toughness else 0
     state.append(state.continuous, ContinuousEffect(source, "7c", (state.ref(card),), state.stamp(), p, t,
-                                                    duration=duration))
+                                                    duration=duration, until_turn_of=player))
     negative = (power and (ch.power or 0) < 0) or (toughness and (ch.toughness or 0) < 0)
     state.emit(EventKind.EFFECT, player, (card,), detail=f"gets {p:+d}/{t:+d} {duration}",
                citation=Citation(keyword, f"{number}{'c' if negative else 'b'}"))

@@ -1,4 +1,4 @@
-"""Exchange — CR 701.12 (701.12a–c)
+"""Exchange — CR 701.12 (701.12a–c, e)
 
 An exchange happens whole or not at all: if the entire exchange can't be
 completed as the spell or ability resolves, no part of it happens (701.12a) —
@@ -8,7 +8,10 @@ each of those players gain control of the other's permanent at the same time;
 if one player controls both, nothing happens (701.12b). Exchanging life
 totals makes each player gain or lose the life needed to end at the other's
 previous total (701.12c): it is life gained and lost, so "whenever you gain
-life" abilities trigger.
+life" abilities trigger. A card exchanged with a card in another zone stops
+being attached to what it was attached to, and the other card becomes attached
+to it (701.12e): aura swap's exchange of an Aura with an Aura card in hand
+(Aura Swap — CR 702.65a, :func:`executable_rules.actions.aura_swap.exchange`).
 
 >>> from executable_rules.model import GameState, OracleCard, ZoneKind
 >>> state = GameState.new(["Alice", "Bob"])
@@ -36,11 +39,12 @@ if TYPE_CHECKING:
 KEYWORD = "Exchange"
 KIND = "keyword action"
 JAPANESE = ("交換する", "交換")
-SUBRULES = ("a", "b", "c")
+SUBRULES = ("a", "b", "c", "e")
 SUMMARY = "Swap control of two permanents or two life totals, all of it or none of it."
 OUT_OF_REACH = {
-    "d": "no card of the model exchanges cards between two zones (such as exiled cards and a hand)",
-    "e": "the model has no attachments, so an exchanged card can't be attached to anything",
+    "d": "the model's only exchange between zones is aura swap (Aura Swap — CR 702.65a), which always needs a card in "
+         "each zone, so \"even if one zone is empty\" has nothing to run on (its same-owner requirement is run as "
+         "702.65b's example)",
     "f": "no card of the model exchanges two zones",
     "g": "no card of the model exchanges two numerical values such as a life total and a creature's power",
     "h": "text-changing effects (Text-Changing Effects — CR 612) aren't modelled, so Exchange of Words can't run",

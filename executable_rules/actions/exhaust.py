@@ -26,7 +26,8 @@ SUMMARY = "An activated ability that can be activated only once."
 OUT_OF_REACH = {
     "a": "no card in the corpus has exhaust (Aetherdrift is not in its card data), and the grammar reads "
          "\"Exhaust — cost: effect\" as a keyword line, not as an activated ability the engine can activate",
-    "b": "the example's Elvish Refueler and Loot, the Pathfinder aren't in the corpus, and the model doesn't track "
+    "b": "the example's Elvish Refueler and Loot, the Pathfinder have no Oracle text in the corpus (only their "
+         "Japanese names, in jpname_20250920.json), and the model doesn't track "
          "having begun to activate an ability while activating a mana ability during it",
 }
 """Subrules the model doesn't run, each with the reason (the coverage test reads it)."""

@@ -34,8 +34,8 @@ JAPANESE = ("フラッシュバック",)
 SUBRULES = ("a",)
 SUMMARY = "Cast the instant or sorcery from your graveyard for its flashback cost; then it is exiled."
 OUT_OF_REACH: dict[str, str] = {}
-STEP_KEYS = {"player", "card", "targets"}
-"""The keys of the scenario step ``do = "flashback"`` (``targets`` as for ``cast_spell``)."""
+STEP_KEYS = {"player", "card", "targets", "face", "x"}
+"""The keys of the scenario step ``do = "flashback"`` (``targets``, ``face`` and ``x`` as for ``cast_spell``)."""
 
 _COST = re.compile(r"^flashback ((?:\{[^}]+\})+)\s*(?:\(|$)", re.IGNORECASE)
 
@@ -50,11 +50,64 @@ def flashback_cost(face: Face) -> ManaCost | None:
     return None
 
 
-def flashback(state: GameState, player: str, card: int, *, choose: Chooser = first_legal) -> Spell:
-    """``player`` casts ``card`` from their graveyard, paying its flashback cost rather than its mana cost."""
-    from ..engine.stack import cast_spell
+def granted_flashback(state: GameState, card: int) -> str | None:
+    """The name of the spell whose effect gave ``card`` flashback (Past in Flames, Recoup: "… gains flashback until
+    end of turn. The flashback cost is equal to its mana cost."), while that effect lasts; None without one."""
+    ref = state.ref(card)
+    return next((e.source for e in state.continuous if "Flashback" in e.keywords and ref in e.affected), None)
+
+
+def flashback_cost_of(state: GameState, card: int, face: str | None = None) -> ManaCost | None:
+    """The card's flashback cost now: its own printed one, or, for flashback an effect gave it, its mana cost —
+    in the graveyard a split card's combined cost, but the half's cost once that half is chosen to be cast
+    (Keyword Abilities — CR 702.1b: the variable is reevaluated; Split Cards — CR 709.4)."""
+    from .cast import spell_faces
     c = state.cards[card]
-    cost = flashback_cost(c.oracle.main)
+    printed = flashback_cost(c.oracle.main)
+    if printed is not None or granted_flashback(state, card) is None:
+        return printed
+    if face is None:
+        return c.oracle.mana_cost
+    chosen = next((f for f in spell_faces(c.oracle) if f.name.casefold() == face.casefold()), None)
+    return chosen.mana_cost if chosen is not None else None
+
+
+def in_color_order(cost: ManaCost | None) -> str:
+    """``{2}{U}{R}``: the cost with generic mana first, then its coloured symbols in WUBRG order, as the CR writes
+    a split card's combined cost (``{1}{R}`` + ``{1}{U}`` is written ``{2}{U}{R}``, not ``{2}{R}{U}``)."""
+    if cost is None:
+        return ""
+    order = "XYZ0123456789WUBRGC"
+    return str(ManaCost(tuple(sorted(cost.symbols, key=lambda s: (order.find(s[0]) if s[0] in order else 99)))))
+
+
+def grant_flashback(state: GameState, ctx: Any, node: Any, choose: Chooser) -> None:
+    """"[Cards] gain flashback until end of turn. The flashback cost is equal to its mana cost.": the cards named
+    as it resolves gain it (Continuous Effects — CR 611.2c), as an ability (layer 6), until the cleanup step."""
+    from ..engine.effects import _duration, _object_child, objects
+    from ..model import ContinuousEffect
+    target = _object_child(node)
+    cards = [c for c in (objects(state, ctx, target) if target is not None else [])
+             if state.zone_of(c).kind is ZoneKind.GRAVEYARD and state.cards[c].oracle.types & {"Instant", "Sorcery"}]
+    duration = _duration(node)
+    state.append(state.continuous, ContinuousEffect(ctx.name, "6", tuple(state.ref(c) for c in cards), state.stamp(),
+                                                    keywords=(KEYWORD,), duration=duration))
+    for card in cards:
+        state.emit(EventKind.EFFECT, ctx.controller, (card,), detail=f"gains flashback {duration}; the flashback cost "
+                   f"is equal to its mana cost, {in_color_order(state.cards[card].oracle.mana_cost)}",
+                   citation=Citation("Keyword Abilities", "702.1b"))
+
+
+def flashback(state: GameState, player: str, card: int, *, face: str | None = None, x: int = 0,
+              choose: Chooser = first_legal) -> Spell:
+    """``player`` casts ``card`` (its ``face``, for a split card) from their graveyard, paying its flashback cost
+    rather than its mana cost."""
+    from ..engine.stack import cast_spell
+    from .cast import spell_faces
+    c = state.cards[card]
+    faces = spell_faces(c.oracle)
+    # The cost of the spell it becomes: the face chosen (the first, as cast_spell casts it, unless told).
+    cost = flashback_cost_of(state, card, face if face is not None else faces[0].name)
     name = c.oracle.name
     if cost is None:
         raise IllegalChoice(f"flashback {name}", f"{name} has no flashback cost in mana", Citation(KEYWORD, "702.34a"))
@@ -64,7 +117,7 @@ def flashback(state: GameState, player: str, card: int, *, choose: Chooser = fir
     if not c.oracle.types & {"Instant", "Sorcery"}:
         raise IllegalChoice(f"flashback {name}", "the resulting spell must be an instant or sorcery spell",
                             Citation(KEYWORD, "702.34a"))
-    spell = cast_spell(state, player, card, instead=cost, instead_name="flashback", choose=choose)
+    spell = cast_spell(state, player, card, face=face, x=x, instead=cost, instead_name="flashback", choose=choose)
     state.append(state.flashback_cast, (card, state.incarnation.get(card, 0)))
     state.emit(EventKind.NOTHING, player, (card,), detail=f"cast with flashback: its flashback cost {cost} paid "
                f"rather than its mana cost; it will be exiled as it leaves the stack", citation=Citation(KEYWORD, "702.34a"))
@@ -93,4 +146,19 @@ def run_step(run: Any, step: dict[str, Any], player: str, choose: Chooser) -> No
     from ..scenarios import _Targets
     if "targets" in step:
         choose = _Targets(run, step["targets"], choose)
-    flashback(run.state, player, run.card(step["card"]), choose=choose)
+    flashback(run.state, player, run.card(step["card"]), face=step.get("face"), x=int(step.get("x", 0)), choose=choose)
+
+
+def _flashback_costs(state: GameState, player: str | None, expected: Any) -> Any:
+    found: dict[str, Any] = {}
+    for name in expected:
+        cards = [c for c in state.cards if state.cards[c].oracle.name == name
+                 and state.zone_of(c).kind is ZoneKind.GRAVEYARD]
+        cost = flashback_cost_of(state, cards[0]) if cards else None
+        found[name] = in_color_order(cost) if cards else None
+    return found
+
+
+EXPECT = {"flashback_cost": _flashback_costs}
+"""``flashback_cost = { "Fire // Ice" = "{2}{U}{R}" }``: the flashback cost the card in a graveyard has now (``""``
+without flashback)."""

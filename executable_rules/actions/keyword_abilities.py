@@ -43,10 +43,7 @@ KIND = "rule"
 JAPANESE = ("キーワード能力",)
 SUBRULES = ("1a", "1b", "1c")
 SUMMARY = "General rules of keyword abilities: a keyword's cost is its variable cost; a variable a granting effect defines is reevaluated constantly."
-EXAMPLES_OUT_OF_REACH = {
-    ("702.1b", 2): "Past in Flames granting flashback to the cards in a graveyard, and casting a split card's half "
-                   "with flashback from a graveyard, aren't modelled",
-}
+EXAMPLES_OUT_OF_REACH: dict[tuple[str, int], str] = {}
 """CR examples of these rules that aren't scenarios, with the reason."""
 OUT_OF_REACH = {
     "1d": "no ability of the model's cards refers to an object \"with [keyword ability]\" other than flying",

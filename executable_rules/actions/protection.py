@@ -1,9 +1,13 @@
-"""Protection — CR 702.16 (702.16a–b, 702.16e, 702.16g, 702.16j)
+"""Protection — CR 702.16 (702.16a–e, 702.16g, 702.16j)
 
 Protection is a static ability, "Protection from [quality]" — usually a color
 (Protection — CR 702.16a). A permanent or player with protection can't be the
 target of spells with that quality or abilities from sources with it (702.16b),
-and damage sources with that quality would deal it is prevented (702.16e).
+it can't be enchanted by Auras with that quality — such an Aura attached to it is
+put into its owner's graveyard as a state-based action (702.16c) — nor equipped
+by Equipment with it, which becomes unattached (702.16d; asked by
+:mod:`.enchant` and :mod:`.equip`), and damage sources with that quality would
+deal it is prevented (702.16e).
 "Protection from black and from red" is two protection abilities (702.16g);
 "protection from everything" is protection from every object (702.16j): nothing
 targets it, and all damage to it is prevented, though effects that don't target
@@ -31,11 +35,9 @@ from ..model import GameState, OracleCard
 KEYWORD = "Protection"
 KIND = "keyword ability"
 JAPANESE = ("プロテクション",)
-SUBRULES = ("a", "b", "e", "g", "j")
+SUBRULES = ("a", "b", "c", "d", "e", "g", "j")
 SUMMARY = "Can't be targeted, dealt damage, enchanted, equipped or blocked by anything with the stated quality."
 OUT_OF_REACH = {
-    "c": "the model has no Auras attached to permanents (no attachments), so \"can't be enchanted\" has nothing to act on",
-    "d": "the model has no Equipment or Fortifications attached to permanents (no attachments)",
     "f": "blocking is combat, which this module doesn't run (declare blockers belongs to the combat model)",
     "h": "\"protection from each [characteristic]\" (\"from each color\") is read by no card the grammar handles here; "
          "\"protection from all colors\" is only granted conditionally (Etched Champion's metalcraft)",

@@ -29,7 +29,8 @@ OUT_OF_REACH = {
     "a": "no card in the corpus has station (Edge of Eternities is not in its card data), and the model has no "
          "activated ability whose cost taps another creature",
     "b": "station cards' layout and station symbols (721) aren't in the corpus's card data",
-    "c": "the example's Tapestry Warden isn't in the corpus, and station isn't modelled",
+    "c": "the example's Tapestry Warden has no Oracle text in the corpus (only its Japanese name, in "
+         "jpname_20250920.json), and station isn't modelled",
 }
 """Subrules the model doesn't run, each with the reason (the coverage test reads it)."""
 

@@ -9,8 +9,11 @@ tapping triggers; a cost of tapping a tapped permanent can't be paid.
 The engine taps and untaps through this module: ``{T}`` costs
 (Activating Activated Abilities — CR 602.2b), the untap step
 (Untap Step — CR 502.3), regeneration (Regenerate — CR 701.19a) and the
-"tap target …" and "untap …" effects of cards. (Lands tapped for mana while a
-cost is paid are tapped by :mod:`executable_rules.engine.mana`.)
+"tap target …" and "untap …" effects of cards, and the permanents tapped to pay
+a cost: lands and other sources tapped for mana while a spell or ability is paid for
+(:mod:`executable_rules.engine.mana`), creatures that convoke (Convoke — CR 702.51a)
+or pay a waterbend cost (Waterbend — CR 701.67a). Each is one ``tap`` event, so an
+ability that triggers on tapping sees them all.
 
 >>> from executable_rules.model import GameState, OracleCard, ZoneKind
 >>> state = GameState.new(["Alice"])
@@ -77,12 +80,14 @@ def untap(state: GameState, player: str | None, card: int, *, detail: str = "",
     return True
 
 
-def tap_as_cost(state: GameState, player: str, card: int, action: str, *, detail: str = "") -> None:
-    """Tap ``card`` to pay a cost; a tapped permanent can't pay it (:class:`IllegalChoice`, 701.26a)."""
+def tap_as_cost(state: GameState, player: str, card: int, action: str, *, detail: str = "",
+                citation: Citation | None = None) -> None:
+    """Tap ``card`` to pay a cost — a ``{T}`` cost, a land tapped for mana while a spell is paid for, a creature
+    convoking; a tapped permanent can't pay it (:class:`IllegalChoice`, 701.26a)."""
     if state.cards[card].tapped:
         raise IllegalChoice(action, f"{state.cards[card].display_name} is already tapped: only an untapped permanent "
                             "can be tapped", Citation(KEYWORD, "701.26a"))
-    tap(state, player, card, detail=detail)
+    tap(state, player, card, detail=detail, citation=citation)
 
 
 def tap_and_untap(state: GameState, player: str | None, card: int, *, untap_it: bool = False) -> bool:

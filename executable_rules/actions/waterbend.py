@@ -29,6 +29,7 @@ from ..choices import Chooser, Decision, Option, decide, first_legal
 from ..citation import Citation
 from ..engine.mana import pay_mana
 from ..errors import IllegalChoice
+from .tap_and_untap import tap_as_cost
 from ..model import EventKind, GameState, ManaCost
 
 if TYPE_CHECKING:
@@ -76,8 +77,8 @@ def waterbend(state: GameState, player: str, cost: ManaCost, *, with_cost: ManaC
             if answer.value is None:
                 break
             c = state.cards[answer.value]
-            state.set(c, "tapped", True)
-            state.emit(EventKind.TAP, player, (c.id,), detail="tapped to pay {1} of a waterbend cost", citation=cite("a"))
+            tap_as_cost(state, player, c.id, f"waterbend {cost}", detail="tapped to pay {1} of a waterbend cost",
+                        citation=cite("a"))
             tapped.append(c.display_name)
         rest = _without_generic(cost, len(tapped))
         if with_cost is not None:

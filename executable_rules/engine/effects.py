@@ -49,11 +49,30 @@ class Context:
 # ---------------------------------------------------------------- targets
 
 
+_SPECS: dict[int, tuple[Node, list[Node]]] = {}
+
+
 def target_specs(body: Node) -> list[Node]:
-    """The target phrases of an ability's text, in order: each is one target to choose (Casting Spells — CR 601.2c)."""
+    """The target phrases of an ability's text, in order: each is one target to choose (Casting Spells — CR 601.2c).
+    A card's parse trees are shared by every game (the parse is cached), so the walk is done once per tree."""
+    known = _SPECS.get(id(body))
+    if known is not None and known[0] is body:
+        return list(known[1])
+    found = _target_specs(body)
+    if len(_SPECS) > 50_000:
+        _SPECS.clear()
+    _SPECS[id(body)] = (body, found)
+    return list(found)
+
+
+def _target_specs(body: Node) -> list[Node]:
     found: list[Node] = []
     for sub in walk(body):
-        if sub.data in ("target_phrase", "target_other", "any_target", "player_or_planeswalker"):
+        if sub.data in ("target_phrase", "target_up_to") and _child(sub, "number") is not None:
+            # "two target lands", "up to two target creatures": one target each, all different (Targets — CR 115.3)
+            number = _child(sub, "number")
+            found += [sub] * max(1, number_value(text(number)))
+        elif sub.data in ("target_phrase", "target_other", "any_target", "player_or_planeswalker"):
             found.append(sub)
         elif sub.data in ("target_player", "target_opponent"):
             found.append(sub)
@@ -63,30 +82,42 @@ def target_specs(body: Node) -> list[Node]:
             found += [sub] * (number_value(text(number)) if number is not None else 1)
         elif sub.data == "exchange_pair":          # "two target creatures": two targets of one phrase
             found += [sub, sub]
+        elif sub.data == "earthbend":
+            # "Earthbend N" means "Target land you control becomes …" (Earthbend — CR 701.66a): its target is in
+            # the keyword action's meaning, not printed, and is chosen like a printed one.
+            found.append(sub)
+        elif sub.data == "deal_damage_divided":    # "among one or two targets": two targets, the second optional
+            found += [sub, sub]
     return found
 
 
 def spec_description(spec: Node) -> str:
     return {"any_target": "any target", "target_player": "target player", "target_opponent": "target opponent",
-            "player_or_planeswalker": "target player or planeswalker"}.get(str(spec.data), text(spec))
+            "player_or_planeswalker": "target player or planeswalker",
+            "earthbend": "target land you control"}.get(str(spec.data), text(spec))
 
 
-def legal_targets(state: GameState, controller: str, spec: Node, source: int) -> list[Target]:
-    """What ``spec`` could target now (hexproof and shroud are respected: Hexproof — CR 702.11b, Shroud — CR 702.18a)."""
+def legal_targets(state: GameState, controller: str, spec: Node, source: int, only: Target | None = None,
+                  ) -> list[Target]:
+    """What ``spec`` could target now (hexproof and shroud are respected: Hexproof — CR 702.11b, Shroud — CR 702.18a);
+    with ``only``, whether that one could (the others aren't looked at)."""
     kind = str(spec.data)
     players = [p.name for p in state.players if not p.lost]
     if kind == "target_player":
         return [p for p in players if _targetable(state, controller, p, source)]
     if kind == "target_opponent":
         return [p for p in players if p != controller and _targetable(state, controller, p, source)]
+    if kind == "earthbend":                    # Earthbend — CR 701.66a: "target land you control"
+        return [state.ref(c.id) for c in state.permanents(controller) if "Land" in characteristics(state, c.id).types
+                and _targetable(state, controller, c.id, source)]
     if kind == "support":
         from ..actions.support import legal_target
         return [state.ref(c.id) for c in state.permanents() if legal_target(state, source, c.id)
                 and _targetable(state, controller, c.id, source)]
     found: list[Target] = []
-    if kind in ("any_target", "player_or_planeswalker"):
+    if kind in ("any_target", "player_or_planeswalker", "deal_damage_divided"):
         found += players
-        wanted = {"Creature", "Planeswalker", "Battle"} if kind == "any_target" else {"Planeswalker"}
+        wanted = {"Creature", "Planeswalker", "Battle"} if kind != "player_or_planeswalker" else {"Planeswalker"}
         found += [state.ref(c.id) for c in state.permanents() if characteristics(state, c.id).types & wanted]
     elif kind == "exchange_pair":
         plural = next(str(t) for t in spec.children if isinstance(t, Token) and t.type == "PLURAL_TYPE")
@@ -97,15 +128,24 @@ def legal_targets(state: GameState, controller: str, spec: Node, source: int) ->
         # "any number of target cards from their graveyard" (Loaming Shaman): cards in graveyards
         found += [state.ref(c) for p in state.players for c in p.graveyard.cards]
     else:
-        desc = find(spec, "obj_desc")
-        if desc is None:
+        # "target creature or planeswalker", "target artifact, creature, or enchantment": any of the kinds named
+        descs = [c for c in spec.children if isinstance(c, Tree) and c.data == "obj_desc"]
+        first = find(spec, "obj_desc")
+        descs = descs or ([first] if first is not None else [])
+        if not descs:
             return []
-        if text(desc).split()[-1:] == ["spell"] or "spell" in text(desc):
-            found += [state.ref(c) for c in state.stack.cards if c in state.spells and c != source
-                      and _spell_fits(text(desc), state.spells[c].face.types)]
-        else:
-            found += [state.ref(c) for c in candidates(state, controller, desc, source)
-                      if not (kind == "target_other" and c == source)]
+        for desc in descs:
+            words = text(desc)
+            if words in ("player", "opponent"):
+                found += [p for p in players if (words == "player" or p != controller) and p not in found]
+            elif words.split()[-1:] == ["spell"] or "spell" in words:
+                found += [state.ref(c) for c in state.stack.cards if c in state.spells and c != source
+                          and _spell_fits(words, state.spells[c].face.types) and state.ref(c) not in found]
+            else:
+                found += [r for r in (state.ref(c) for c in candidates(state, controller, desc, source)
+                                      if not (kind == "target_other" and c == source)) if r not in found]
+    if only is not None:
+        found = [t for t in found if t == only]
     return [t for t in found if _targetable(state, controller, t if isinstance(t, str) else t.card, source)]
 
 
@@ -136,7 +176,7 @@ def still_legal(state: GameState, controller: str, spec: Node, target: Target, s
     """Resolving Spells and Abilities — CR 608.2b: is the target still there and still fits its description?"""
     if isinstance(target, ObjectRef) and not state.is_current(target):
         return False
-    return target in legal_targets(state, controller, spec, source)
+    return target in legal_targets(state, controller, spec, source, only=target)
 
 
 def choose_targets(state: GameState, controller: str, specs: list[Node], source: int, name: str, choose: Chooser,
@@ -144,9 +184,10 @@ def choose_targets(state: GameState, controller: str, specs: list[Node], source:
     """Choose one target per spec; ``None`` when a spec has no legal target (the spell can't be cast, the
     triggered ability is removed from the stack: Handling Triggered Abilities — CR 603.3d)."""
     chosen: list[Target | None] = []
-    for spec in specs:
+    for i, spec in enumerate(specs):
         legal = [t for t in legal_targets(state, controller, spec, source) if t not in chosen]
-        optional = "up to" in text(spec) or "any number of" in text(spec) or spec.data == "support"
+        optional = "up to" in text(spec) or "any number of" in text(spec) or spec.data == "support" or (
+            spec.data == "deal_damage_divided" and any(s is spec for s in specs[:i]))   # "one or two targets"
         if not legal:
             if optional:
                 chosen.append(None)
@@ -184,20 +225,21 @@ def objects(state: GameState, ctx: Context, node: Any) -> list[int]:
             return library[:1]
     assert isinstance(node, Tree)
     if node.data in ("target_phrase", "target_other", "target_up_to", "any_target"):
-        index = next((i for i, s in enumerate(ctx.specs) if s is node), None)
-        if index is None or index >= len(ctx.targets):
-            return []
-        target = ctx.targets[index]
-        if isinstance(target, ObjectRef) and still_legal(state, ctx.controller, node, target, ctx.source):
-            # "Its controller" later in the text is this object's controller as it last existed.
-            ctx.memory["its controller"] = state.controller_of(target.card)
-            return [target.card]
-        return []
+        chosen: list[int] = []      # every target of the phrase ("two target lands" has two)
+        for index in (i for i, s in enumerate(ctx.specs) if s is node and i < len(ctx.targets)):
+            target = ctx.targets[index]
+            if isinstance(target, ObjectRef) and still_legal(state, ctx.controller, node, target, ctx.source):
+                # "Its controller" later in the text is this object's controller as it last existed.
+                ctx.memory["its controller"] = state.controller_of(target.card)
+                chosen.append(target.card)
+        return chosen
     if node.data == "each_object":
         desc = next((c for c in node.children if isinstance(c, Tree)), None)
         return candidates(state, ctx.controller, desc, ctx.source) if desc is not None else []
-    if node.data in ("enchanted", "equipped"):
-        raise Unimplemented(f"{text(node)}: the model has no attachments yet")
+    if node.data in ("enchanted", "equipped"):        # what the source is attached to (Enchantments — CR 303.4m)
+        from ..actions.attach import enchanted_or_last_known
+        attached = enchanted_or_last_known(state, ctx.source)
+        return [attached] if isinstance(attached, int) else []
     raise Unimplemented(f"the object {text(node)!r}")
 
 
@@ -283,7 +325,7 @@ def _child(node: Node, name: str) -> Node | None:
 
 def _object_child(node: Node) -> Node | None:
     return next((c for c in node.children if isinstance(c, Tree) and c.data in (
-        "object", "target_phrase", "each_object", "target_other", "any_target")), None)
+        "object", "target_phrase", "each_object", "target_other", "any_target", "enchanted", "equipped")), None)
 
 
 def _note(state: GameState, ctx: Context, detail: str, citation: Citation | None = None) -> None:
@@ -312,6 +354,27 @@ def deal_damage(state: GameState, ctx: Context, node: Node, choose: Chooser) -> 
             ctx.it = target.card      # "… Put a -1/-1 counter on that creature." (Puncture Bolt)
     if ctx.source in state.cards:
         lifelink(state, ctx.source, dealt)
+
+
+def deal_damage_divided(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"~ deals N damage divided as you choose among one or two targets": the division is announced as the spell
+    is cast, each target getting at least 1 (Casting Spells — CR 601.2d), so one target gets all N and N targets 1
+    each; an illegal target's share isn't dealt (Resolving Spells and Abilities — CR 608.2b). Other divisions
+    would need a choice at casting, which the model doesn't ask."""
+    number = _child(node, "number")
+    amount = number_value(text(number)) if number is not None else 0
+    chosen = [t for s, t in zip(ctx.specs, ctx.targets) if s is node and t is not None]
+    if len(chosen) == 1:
+        shares = [amount]
+    elif len(chosen) == amount:
+        shares = [1] * amount
+    else:
+        raise Unimplemented(f"{ctx.name}: dividing {amount} damage among {len(chosen)} targets")
+    source_name = state.cards[ctx.source].display_name if ctx.source in state.cards else ctx.name
+    for target, share in zip(chosen, shares):
+        if still_legal(state, ctx.controller, node, target, ctx.source):
+            damage(state, ctx.controller, source_name, target, share, source=ctx.source if ctx.source in state.cards
+                   else None)
 
 
 def damage(state: GameState, controller: str, source_name: str, target: Target, amount: int, *,
@@ -413,7 +476,7 @@ def _amount(node: Node, ctx: Context) -> int:
 def put_counters(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     amount_node = _child(node, "counter_amount")
     amount = amount_of(amount_node, ctx.x) if amount_node is not None else 1
-    if amount_node is not None and text(amount_node) == "x":
+    if amount_node is not None and text(amount_node).lower() == "x":      # Black Sun's Zenith prints "X"
         amount = ctx.x
     kind = next(str(t) for t in node.children if isinstance(t, Token) and t.type == "COUNTER")
     target = _object_child(node)
@@ -576,7 +639,7 @@ def pump(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
         _note(state, ctx, "no object to affect", Citation("Resolving Spells and Abilities", "608.2b"))
         return
     effect = ContinuousEffect(ctx.name, "7c", tuple(state.ref(c) for c in cards), state.stamp(), power, toughness,
-                              duration=_duration(node))
+                              duration=_duration(node), until_turn_of=ctx.controller)
     state.append(state.continuous, effect)
     for card in cards:
         state.emit(EventKind.EFFECT, ctx.controller, (card,), detail=f"gets {pt} {effect.duration}",
@@ -598,7 +661,8 @@ def _grant(state: GameState, ctx: Context, cards: list[int], keywords: Node, dur
     from ..oracle.keywords import canonical_keyword
     names = tuple(canonical_keyword(str(k.children[0])) or str(k.children[0]) for k in keywords.find_data("keyword"))
     state.append(state.continuous, ContinuousEffect(ctx.name, "6", tuple(state.ref(c) for c in cards), state.stamp(),
-                                                    keywords=names, duration=duration))
+                                                    keywords=names, duration=duration,
+                                                    until_turn_of=ctx.controller))
     for card in cards:
         state.emit(EventKind.EFFECT, ctx.controller, (card,), detail=f"gains {', '.join(names).lower()} {duration}",
                    citation=Citation("Interaction of Continuous Effects", "613.1f"))
@@ -807,13 +871,15 @@ def recruit(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None
 def earthbend(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     """Earthbend — CR 701.66a: "target land you control" is the spell's or ability's target."""
     from ..actions.earthbend import earthbend as earthbend_action
-    # Its target ("target land you control") is in the keyword's meaning, not printed: the engine chooses targets
-    # from the printed text, so a card saying "Earthbend N." can't be cast here yet.
-    if not ctx.targets:
-        raise Unimplemented("earthbend: its implied target (target land you control) isn't chosen by the engine yet")
-    target = ctx.targets[0]
-    if isinstance(target, ObjectRef) and state.is_current(target):
+    # Its target ("target land you control") is in the keyword's meaning, not printed: target_specs gives this node
+    # as a target phrase, so it was chosen with the others as the spell was cast or the ability put on the stack.
+    index = next((i for i, s in enumerate(ctx.specs) if s is node), None)
+    target = ctx.targets[index] if index is not None and index < len(ctx.targets) else None
+    if isinstance(target, ObjectRef) and still_legal(state, ctx.controller, node, target, ctx.source):
         earthbend_action(state, ctx.controller, target.card, _amount(node, ctx))
+    else:
+        _note(state, ctx, "earthbend: its target land is gone or no longer a land you control",
+              Citation("Resolving Spells and Abilities", "608.2b"))
 
 
 def airbend(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -1284,6 +1350,8 @@ def return_to_battlefield(state: GameState, ctx: Context, node: Node, choose: Ch
         enter_battlefield(state, card, ctx.controller if "under your control" in text(node) else state.cards[card].owner,
                           tapped=any(isinstance(t, Token) and t.type == "TAPPED" for t in node.children), choose=choose,
                           counters=counters)
+        if state.zone_of(card) is state.battlefield:
+            ctx.it = card         # "It gains haste …" (Bond of Revival): other parts of the effect find the object (Zones — CR 400.7j)
 
 
 def return_to_hand(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -1355,9 +1423,28 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "clash": clash, "learn": learn,
     "for_each": for_each,
     "cascade": lambda state, ctx, node, choose: _cascade(state, ctx, node, choose),
+    "attach": lambda state, ctx, node, choose: _attach(state, ctx, node, choose),
+    "deal_damage_divided": deal_damage_divided,
+    "grant_flashback": lambda state, ctx, node, choose: _grant_flashback(state, ctx, node, choose),
+    "aura_swap_exchange": lambda state, ctx, node, choose: _aura_swap(state, ctx, node, choose),
 }
 
 
 def _cascade(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     from ..actions.cascade import resolve                                   # Cascade — CR 702.85a
     resolve(state, ctx, node, choose)
+
+
+def _attach(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.equip import attach_effect                               # Equip — CR 702.6a
+    attach_effect(state, ctx, node, choose)
+
+
+def _grant_flashback(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.flashback import grant_flashback                         # Flashback — CR 702.34a
+    grant_flashback(state, ctx, node, choose)
+
+
+def _aura_swap(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.aura_swap import exchange                                # Aura Swap — CR 702.65a–b
+    exchange(state, ctx, node, choose)

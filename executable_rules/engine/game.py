@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..model import GameState
-from .replacement import graveyard_replacement
+from .replacement import die_replacement, graveyard_replacement
 from .triggers import watch
 
 
@@ -28,6 +28,7 @@ def new_game(players: Sequence[str], *, seed: int = 0, active: str | None = None
     state = GameState.new(players, seed=seed, active=active)
     state.watchers.append(watch)
     state.move_replacements.append(graveyard_replacement)
+    state.move_replacements.append(die_replacement)           # "If ~ would die, put ~ on top of its owner's library"
     from ..actions.flashback import flashback_replacement
     state.move_replacements.append(flashback_replacement)     # Flashback — CR 702.34a: exiled as it leaves the stack
     return state

@@ -123,6 +123,9 @@ def affects(state: GameState, source: Card, who: Any, card: Card) -> bool:
     if node.data == "each_object":
         desc = next((c for c in node.children if isinstance(c, Tree)), None)
         return desc is not None and matches(state, source.controller, desc, card.id, source.id)
+    if node.data in ("enchanted", "equipped"):      # whatever it is attached to (Enchantments — CR 303.4m, Artifacts — CR 301.5f)
+        from ..actions.attach import attached_object
+        return attached_object(state, source.id) == card.id
     return False
 
 
@@ -315,8 +318,9 @@ def _kind_matches(kind: str, types: frozenset[str], on_battlefield: bool) -> boo
         word = kind.removesuffix(" card")
         if word == "permanent":
             return bool(types & {"Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle"})
-        return all(TYPE_WORDS.get(w) in types for w in word.split() if w in TYPE_WORDS) and not (
-            word == "instant or sorcery" and not types & {"Instant", "Sorcery"})
+        if word in ("instant or sorcery", "instant and sorcery"):     # "each instant and sorcery card": either
+            return bool(types & {"Instant", "Sorcery"})
+        return all(TYPE_WORDS.get(w) in types for w in word.split() if w in TYPE_WORDS)
     if kind in TYPE_WORDS:
         return TYPE_WORDS[kind] in types
     return False

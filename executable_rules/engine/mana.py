@@ -147,10 +147,12 @@ def pay_mana(state: GameState, player: str, cost: ManaCost, choose: Chooser, wha
         raise IllegalChoice(f"pay {cost}", f"{player} can't pay {cost}" + (f" (X={x})" if cost.has_x else "")
                             + f" for {what}: {available} and {len(mana_sources(state, player))} untapped mana source(s)",
                             Citation("Casting Spells", "601.2h"))
+    from ..actions.tap_and_untap import tap_as_cost
     tapped = []
     for card, made in plan:
         c = state.cards[card]
-        state.set(c, "tapped", True)
+        # The {T} cost of its mana ability: tapped by the Tap and Untap module (Tap and Untap — CR 701.26a).
+        tap_as_cost(state, player, card, f"pay {cost}", detail="tapped for mana", citation=Citation("Tap and Untap", "701.26a"))
         state.set(p, "mana", p.mana + made)
         tapped.append(c.display_name)
         state.emit(EventKind.MANA, player, (card,), detail="taps for " + "".join(f"{{{s}}}" for s in made),

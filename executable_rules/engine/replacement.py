@@ -145,9 +145,29 @@ def graveyard_replacement(state: GameState, card: int, to: Zone) -> tuple[Zone, 
         state.emit(EventKind.REVEAL, c.owner, (card,), names=(c.oracle.name,), source=source,
                    detail=f"it would be put into a graveyard: it is revealed and shuffled into {owner.library.label} "
                    "instead", citation=Citation("Replacement Effects", "614.1a"))
-        shuffle(state, c.owner)
+        # Cards put into a certain position of that library at the same time stay there: the library is shuffled
+        # except for them (Shuffle — CR 701.24g).
+        placed = [m for m in state.moving_at_once if m != card and state.zone_of(m) is owner.library]
+        shuffle(state, c.owner, keep_on_top=placed, at_once=bool(placed))
 
     return owner.library, reveal_and_shuffle
+
+
+def die_replacement(state: GameState, card: int, to: Zone) -> tuple[Zone, Callable[[], None]] | None:
+    """"If ~ would die, put ~ on top of its owner's library instead." (Gravebane Zombie): a permanent going from the
+    battlefield to a graveyard goes on top of its owner's library instead (Replacement Effects — CR 614.1a)."""
+    c = state.cards[card]
+    if (to.kind is not ZoneKind.GRAVEYARD or c.face_down or state.zone_of(card) is not state.battlefield
+            or not _has_static(state, card, "die_to_top")):
+        return None
+    owner = state.player(c.owner)
+
+    def note() -> None:
+        state.emit(EventKind.MOVE, c.owner, (card,), names=(c.oracle.name,), source="battlefield",
+                   destination=owner.library.label, detail="it would die: put on top of its owner's library instead",
+                   citation=Citation("Replacement Effects", "614.1a"))
+
+    return owner.library, note
 
 
 def draw_replacements(state: GameState, player: str) -> list[Option]:

@@ -10,6 +10,9 @@ All applicable actions happen at once, then the check repeats until none applies
 - 704.5h a creature dealt damage by a source with deathtouch since the last check is destroyed (Deathtouch — CR 702.2b);
 - 704.5i a planeswalker with 0 loyalty is put into its owner's graveyard;
 - 704.5j the legend rule: of two or more legendary permanents with the same name, their controller keeps one;
+- 704.5k the world rule: of two or more world permanents, only the newest stays (a tie: none);
+- 704.5m an Aura attached to an illegal object or player, or to nothing, is put into its owner's graveyard;
+- 704.5n an Equipment or Fortification attached to an illegal permanent or to a player becomes unattached;
 - 704.5q a permanent with +1/+1 and -1/-1 counters loses N of each.
 """
 
@@ -52,18 +55,24 @@ def _once(state: GameState, choose: Chooser) -> int:
             state.set(p, "lost", True)
             state.emit(EventKind.LOSE, p.name, detail=f"loses the game: {reason[1]}", citation=_cite(reason[0]))
             done += 1
-    for zone in [state.exile, state.stack] + [z for p in state.players for z in (p.hand, p.graveyard, p.library,
-                                                                               p.outside)]:
-        for card in list(zone.cards):
-            if card in state.cards and state.cards[card].is_token and card not in state.spells:
-                name = state.cards[card].display_name
-                state.cease_to_exist(card)
-                state.emit(EventKind.STATE_BASED, None, names=(name,), source=zone.label,
-                           detail="a token outside the battlefield ceases to exist", citation=_cite("d"))
-                done += 1
+    # Only tokens can cease to exist: look at them, not at every card of every zone (this runs before each priority).
+    for card in [c for c, obj in state.cards.items() if obj.oracle.is_token]:
+        zone = state.zone_of(card)
+        if zone is not state.battlefield and card not in state.spells:
+            name = state.cards[card].display_name
+            state.cease_to_exist(card)
+            state.emit(EventKind.STATE_BASED, None, names=(name,), source=zone.label,
+                       detail="a token outside the battlefield ceases to exist", citation=_cite("d"))
+            done += 1
     dying: list[tuple[int, str, str]] = []
+    legends: list[tuple[int, str | None, str | None]] = []
+    worlds: list[tuple[int, int]] = []
     for permanent in state.permanents():
         ch = characteristics(state, permanent.id)
+        if "Legendary" in ch.supertypes:
+            legends.append((permanent.id, permanent.controller, ch.name))
+        if "World" in ch.supertypes:
+            worlds.append((permanent.timestamp, permanent.id))
         if "Creature" in ch.types and ch.toughness is not None:
             if ch.toughness <= 0:
                 dying.append((permanent.id, "f", f"toughness {ch.toughness}: put into its owner's graveyard"))
@@ -83,13 +92,21 @@ def _once(state: GameState, choose: Chooser) -> int:
             state.emit(EventKind.STATE_BASED, permanent.controller, (permanent.id,),
                        detail=f"{n} +1/+1 and {n} -1/-1 counters removed", citation=_cite("q"))
             done += 1
+    from ..actions.attach import illegally_attached, unattach
+    for permanent in state.permanents():
+        wrong = illegally_attached(state, permanent.id)
+        if wrong is not None and wrong[0] == "Aura" and not any(d[0] == permanent.id for d in dying):
+            dying.append((permanent.id, "m", f"an Aura {wrong[1]}: put into its owner's graveyard"))
+        elif wrong is not None and wrong[0] != "Aura":
+            unattach(state, None, permanent.id, detail=f"{wrong[1]}: it becomes unattached and stays on the "
+                     "battlefield", citation=_cite("n"))
+            done += 1
     if state.deathtouched:      # "since the last time state-based actions were checked" (704.5h)
         state.set(state, "deathtouched", frozenset())
     by_name: dict[tuple[str, str], list[int]] = {}
-    for permanent in state.permanents():
-        ch = characteristics(state, permanent.id)
-        if "Legendary" in ch.supertypes and ch.name and permanent.controller:
-            by_name.setdefault((permanent.controller, ch.name), []).append(permanent.id)
+    for legend, who, legend_name in legends:      # read in the loop above: counters change neither name nor controller
+        if legend_name and who:
+            by_name.setdefault((who, legend_name), []).append(legend)
     for (controller, name), cards in by_name.items():
         if len(cards) > 1:
             answer = decide(state, Decision.of(controller, f"legend rule: keep which {name}", _cite("j"),
@@ -97,6 +114,19 @@ def _once(state: GameState, choose: Chooser) -> int:
             for card in cards:
                 if card != answer.value:
                     dying.append((card, "j", "the legend rule: put into its owner's graveyard"))
+    if len(worlds) > 1:
+        # The world rule: only the one that has had the world supertype for the shortest time stays; a tie, none
+        # (704.5k). The model's world permanents have it printed, so that is the one that entered last.
+        newest = max(stamp for stamp, _ in worlds)
+        kept = [card for stamp, card in worlds if stamp == newest]
+        for stamp, card in worlds:
+            if len(kept) > 1 or card not in kept:
+                dying.append((card, "k", "the world rule: another world permanent has been one for a shorter time"
+                              if card not in kept else "the world rule: a tie for the shortest time, all go"))
+    # They all happen at once (704.3): a shuffle one of them causes leaves where they are the others put in a
+    # certain position of that library (Shuffle — CR 701.24g).
+    if dying:
+        state.set(state, "moving_at_once", tuple(d[0] for d in dying))
     for card, letter, why in dying:
         if state.zone_of(card) is state.battlefield:
             if letter == "g":                  # lethal damage destroys: regeneration may replace it (Destroy — CR 701.8b)
@@ -105,4 +135,6 @@ def _once(state: GameState, choose: Chooser) -> int:
             else:
                 put_into_graveyard(state, card, why, _cite(letter))
             done += 1
+    if dying:
+        state.set(state, "moving_at_once", ())
     return done

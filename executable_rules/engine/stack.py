@@ -18,6 +18,8 @@ and the ability goes on the stack; a mana ability resolves at once (Mana Abiliti
 
 from __future__ import annotations
 
+import functools
+
 from lark import Token, Tree
 
 from ..choices import Chooser, first_legal
@@ -97,11 +99,12 @@ def cost_modifiers(state: GameState, player: str, face: Face, cost: ManaCost) ->
     return ManaCost(((str(generic),) if generic or not rest else ()) + rest)
 
 
-def _cost_payers() -> list:  # type: ignore[type-arg]
+@functools.cache
+def _cost_payers() -> tuple:  # type: ignore[type-arg]
     """``pay_part_of_cost`` of the keyword modules that pay part of a total cost otherwise than with mana
-    (Convoke — CR 702.51a)."""
+    (Convoke — CR 702.51a); looked up once."""
     from ..actions import ACTIONS
-    return [m.pay_part_of_cost for m in ACTIONS if hasattr(m, "pay_part_of_cost")]
+    return tuple(m.pay_part_of_cost for m in ACTIONS if hasattr(m, "pay_part_of_cost"))
 
 
 def cast_permitted(state: GameState, player: str, card: int, face: Face) -> None:
@@ -166,6 +169,9 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
     if bestowed:
         from ..actions.bestow import aura_target
         specs = [aura_target()]                       # its enchant creature ability says what it targets (702.103b)
+    elif "Aura" in chosen.subtypes:
+        from ..actions.enchant import enchant_specs
+        specs = enchant_specs(chosen)                 # an Aura spell targets what it can enchant (Enchant — CR 702.5a)
     with state.action(f"cast {chosen.name}"):
         source = state.zone_of(card).label
         state.move(card, state.stack)                                                 # 601.2a
@@ -206,6 +212,10 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
             cost = instead
         if kicked and kicker is not None:
             cost = kicker if cost is None or without_paying else cost + kicker        # 601.2f: the total cost
+        from ..actions.reveal import reveal_or_pay
+        reveal_cost = reveal_or_pay(state, player, card, chosen, choose)   # "reveal a Merfolk card … or pay {3}" (601.2b)
+        if reveal_cost is not None:
+            cost = reveal_cost if cost is None or without_paying else cost + reveal_cost
         if splice_costs and without_paying and not kicked:
             cost = None                         # without paying its mana cost, the additional costs are still paid
         for extra in splice_costs:                                                    # an additional cost (702.47a)
@@ -259,6 +269,9 @@ def resolve_top(state: GameState, choose: Chooser = first_legal) -> None:
     with state.action(f"resolve {name}"):
         bodies = spell_body(spell.face)
         specs = [s for body in bodies for s in target_specs(body)]
+        if "Aura" in spell.face.subtypes:
+            from ..actions.enchant import enchant_specs
+            specs = enchant_specs(spell.face)          # its target is checked again (608.2b, Enchant — CR 702.5a)
         targets = list(spell.targets)
         # 608.2b applies to a spell with targets: one whose "up to" targets were all left unchosen still resolves.
         if specs and any(t is not None for t in targets) and not any(
@@ -271,8 +284,17 @@ def resolve_top(state: GameState, choose: Chooser = first_legal) -> None:
             return
         state.emit(EventKind.RESOLVE, spell.controller, (top,), names=(name,),
                    citation=Citation("Resolving Spells and Abilities", "608.2"))
-        if "Aura" in spell.face.subtypes:
-            raise Unimplemented(f"{name}: an Aura spell resolving attaches to its target; the model has no attachments")
+        if "Aura" in spell.face.subtypes and "Aura" not in card.oracle.subtypes:
+            raise Unimplemented(f"{name}: a bestowed Aura spell resolving (Bestow — CR 702.103e) isn't modelled")
+        if "Aura" in spell.face.subtypes:              # it enters attached to its target (Enchantments — CR 303.4a)
+            from ..actions.attach import enters_attached
+            state.delete_item(state.spells, top)
+            target = next(t for t in targets if t is not None)
+            enter_battlefield(state, top, spell.controller, x=spell.x, choose=choose,
+                              detail="an Aura spell resolves (608.3)", spent=spell.spent)
+            enters_attached(state, top, target if isinstance(target, str) else target.card,
+                            Citation("Enchantments", "303.4a"))
+            return
         if spell.face.types & {"Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle"}:
             from ..actions.escape import escape_counters
             counters = escape_counters(state, top)                                    # Escape — CR 702.138c
@@ -374,6 +396,10 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
         raise IllegalChoice(f"activate {c.oracle.name}'s ability", "it is detained: its activated abilities can't be "
                             "activated", Citation("Detain", "701.35a"))
     keyword = keyword_title(c.oracle, ability)
+    if ability.tree is not None and next(ability.tree.find_data("sorcery_speed"), None) is not None and (
+            state.stack.cards or state.active != player or "main" not in state.step):
+        raise IllegalChoice(f"activate {c.oracle.name}'s ability", "activate only as a sorcery: in its controller's "
+                            "main phase with an empty stack", Citation("Activating Activated Abilities", "602.5d"))
     zone = active_zones().get(keyword or "")
     if zone is not None and state.zone_of(card).kind is not zone:         # cycling works only in hand (Cycling — CR 702.29a)
         raise IllegalChoice(f"activate {keyword}", f"{c.oracle.name} is in {state.zone_of(card).label}: {keyword} works "
@@ -383,6 +409,7 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
     costs, body = tree.children[0], tree.children[-1]
     assert isinstance(costs, Tree) and isinstance(body, Tree)
     name = f"{c.oracle.name}'s ability"
+    _check_restrictions(state, player, card, ability, costs, body, name)
     with state.action(f"activate {name}"):
         specs = target_specs(body)
         targets: list[ObjectRef | str | None] = []
@@ -394,6 +421,7 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
                                     Citation("Activating Activated Abilities", "602.2b"))
             targets = picked
         _pay_costs(state, player, card, costs, choose, name, x)
+        _mark_activated(state, card, ability, costs, body)
         if keyword == "Cycling":             # "when you cycle this card" triggers on this discard (Cycling — CR 702.29c)
             state.emit(EventKind.CYCLE, player, (card,), detail="discarded to pay a cycling cost",
                        citation=Citation("Cycling", "702.29c"))
@@ -414,6 +442,52 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
                    citation=Citation("Activating Activated Abilities", "602.2"))
         from ..actions.ward import targeted
         targeted(state, player, ability_id, name, targets)                             # what ward triggers on
+
+
+def _main_phase_empty_stack(state: GameState, player: str) -> bool:
+    """A main phase of ``player``'s turn with an empty stack: when a sorcery could be cast (Sorceries — CR 307.1)."""
+    return state.active == player and state.step in ("precombat main", "postcombat main") and not state.stack.cards
+
+
+def _check_restrictions(state: GameState, player: str, card: int, ability: Ability, costs: Tree[Token],
+                        body: Tree[Token], name: str) -> None:
+    """Refuse an activation its rules or its own text forbid now (Activating Activated Abilities — CR 602.5): a loyalty
+    ability (606.3), "Activate only as a sorcery" (602.5d), "… only once each turn", "… only during your turn"; a
+    restriction the engine can't judge stops it rather than being ignored."""
+    if any(isinstance(i, Tree) and i.data == "cost_loyalty" for i in costs.children):
+        if not _main_phase_empty_stack(state, player):
+            raise IllegalChoice(f"activate {name}", "a loyalty ability is activated only in a main phase of your turn "
+                                "with an empty stack", Citation("Loyalty Abilities", "606.3"))
+        if (card, "loyalty ability") in state.once_each_turn:
+            raise IllegalChoice(f"activate {name}", "a loyalty ability of this permanent was already activated this "
+                                "turn", Citation("Loyalty Abilities", "606.3"))
+    for sentence in body.children:
+        if not (isinstance(sentence, Tree) and sentence.data == "sentence"):
+            continue
+        for restriction in (r for r in sentence.children if isinstance(r, Tree) and r.data != "effect_chain"):
+            kind = str(restriction.data)
+            if kind == "sorcery_speed" and not _main_phase_empty_stack(state, player):
+                raise IllegalChoice(f"activate {name}", "activate only as a sorcery: a main phase of your turn, the "
+                                    "stack empty", Citation("Activating Activated Abilities", "602.5d"))
+            if kind == "once_per_turn_activation" and (card, ability.text) in state.once_each_turn:
+                raise IllegalChoice(f"activate {name}", "activate only once each turn: it was activated this turn",
+                                    Citation("Activating Activated Abilities", "602.5b"))
+            if kind == "your_turn_only" and state.active != player:
+                raise IllegalChoice(f"activate {name}", "activate only during your turn",
+                                    Citation("Activating Activated Abilities", "602.5"))
+            if kind == "activate_if":
+                condition = next(str(t) for t in restriction.children if isinstance(t, Token) and t.type == "CONDITION")
+                if not condition_holds(state, player, condition, card):
+                    raise IllegalChoice(f"activate {name}", f"activate only if {condition.strip()}",
+                                        Citation("Activating Activated Abilities", "602.5"))
+
+
+def _mark_activated(state: GameState, card: int, ability: Ability, costs: Tree[Token], body: Tree[Token]) -> None:
+    """Remember what "once each turn" restrictions need (cleared as a turn begins)."""
+    if any(isinstance(i, Tree) and i.data == "cost_loyalty" for i in costs.children):
+        state.mark_once((card, "loyalty ability"))
+    if any(isinstance(r, Tree) and r.data == "once_per_turn_activation" for r in body.iter_subtrees()):
+        state.mark_once((card, ability.text))
 
 
 def _pay_costs(state: GameState, player: str, card: int, costs: Tree[Token], choose: Chooser, name: str,
@@ -456,6 +530,18 @@ def _pay_costs(state: GameState, player: str, card: int, costs: Tree[Token], cho
             state.emit(EventKind.MOVE, player, (card,), names=(c.oracle.name,), source=source,
                        destination=owner.graveyard.label, detail="discarded as a cost",
                        citation=Citation("Discard", "701.9a"))
+        elif item.data == "cost_loyalty":
+            # Put on or remove loyalty counters (Loyalty Abilities — CR 606.4); a negative cost needs that many (606.6).
+            amount = str(item.children[0]).strip("[]")
+            n = x if amount.lstrip("+-") == "X" else int(amount.lstrip("+-"))
+            n = -n if amount.startswith("-") else n
+            have = c.counters.get("loyalty", 0)
+            if n < 0 and have < -n:
+                raise IllegalChoice(f"activate {name}", f"it has {have} loyalty counter(s): a cost of {amount} can't be "
+                                    "paid", Citation("Loyalty Abilities", "606.6"))
+            state.add_counters(card, "loyalty", n)
+            state.emit(EventKind.COUNTER, player, (card,), amount=n, detail=f"[{amount}]: {abs(n)} loyalty counter(s) "
+                       f"{'put on it' if n >= 0 else 'removed'}", citation=Citation("Loyalty Abilities", "606.4"))
         elif item.data == "cost_life":
             from ..instructions import lose_life
             from .selectors import amount_of

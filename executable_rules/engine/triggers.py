@@ -17,6 +17,7 @@ A face-down permanent has no abilities, so it triggers nothing (Face-Down Spells
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from typing import Any
 
@@ -282,12 +283,14 @@ def watch(state: GameState, event: Event) -> None:
                     card.oracle.name, controller, ability_text, event, line=line, keyword=module.KEYWORD))
 
 
-def _keyword_trigger_modules() -> list[Any]:
+@functools.cache
+def _keyword_trigger_modules() -> tuple[Any, ...]:
     """The keyword-ability modules whose abilities trigger: ``keyword_triggers(state, card, event)`` gives the
     (line, text) of each instance ``event`` triggers; ``resolve_keyword_trigger(state, ability, choose)`` resolves
-    one (and ``keyword_targets(state, ability, choose)``, if there, chooses its targets)."""
+    one (and ``keyword_targets(state, ability, choose)``, if there, chooses its targets). Looked up once: it is
+    asked for every permanent at every event."""
     from ..actions import ACTIONS
-    return [m for m in ACTIONS if hasattr(m, "keyword_triggers")]
+    return tuple(m for m in ACTIONS if hasattr(m, "keyword_triggers"))
 
 
 def intervening_condition(ability: Ability) -> str | None:

@@ -113,8 +113,12 @@ def next_turn(state: GameState) -> None:
         if p.lands_played or p.land_plays != 1:
             state.set(p, "lands_played", 0)
             state.set(p, "land_plays", 1)
-    state.replace_list(state.continuous, [e for e in state.continuous
-                                          if not (e.duration == "until your next turn")])
+    # "Until your next turn" lasts until that player's next turn begins (Continuous Effects — CR 611.2a),
+    # not until any turn does: the opponent's turn in between doesn't end it.
+    if any(e.duration == "until your next turn" and e.until_turn_of == following for e in state.continuous):
+        state.replace_list(state.continuous, [e for e in state.continuous
+                                              if not (e.duration == "until your next turn"
+                                                      and e.until_turn_of == following)])
     from ..actions.goad import end_goad
     end_goad(state, following)
 

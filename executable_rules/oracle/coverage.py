@@ -26,7 +26,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from .keywords import KEYWORD_ABILITIES
 from .parser import GRAMMAR, normalise, parse_line, template_of
@@ -98,8 +98,24 @@ def _load_cache(path: Path) -> dict[str, Any]:
         return {}
 
 
-def measure(cards: Iterable[tuple[str, str]], *, workers: int | None = None, cache: bool = True) -> Coverage:
-    """Parse every line of every ``(name, Oracle text)``; see the module docstring."""
+def _save_cache(path: Path, known: dict[str, Any]) -> None:
+    try:
+        CACHE_DIR.mkdir(parents=True, exist_ok=True)
+        temp = path.with_suffix(f".tmp-{os.getpid()}")
+        temp.write_text(json.dumps(known, ensure_ascii=False), encoding="utf-8")
+        temp.replace(path)
+    except OSError:
+        pass
+
+
+BATCH = 1000
+"""Distinct lines parsed between two writes of the cache."""
+
+
+def measure(cards: Iterable[tuple[str, str]], *, workers: int | None = None, cache: bool = True,
+            progress: Callable[[int, int], None] | None = None) -> Coverage:
+    """Parse every line of every ``(name, Oracle text)``; see the module docstring. ``progress(done, todo)`` is
+    called after each batch of lines not in the cache."""
     per_card: list[tuple[str, list[str], list[str]]] = []
     distinct: dict[str, None] = {}
     for name, text in cards:
@@ -111,26 +127,27 @@ def measure(cards: Iterable[tuple[str, str]], *, workers: int | None = None, cac
     path = CACHE_DIR / f"{grammar_version()}.json"
     known: dict[str, Any] = _load_cache(path) if cache else {}
     todo = [line for line in distinct if line and line not in known]
-    if todo:
-        workers = workers or max(1, min(4, os.cpu_count() or 1))
-        if workers == 1 or len(todo) < 200:
-            results = _summaries(todo)
+    workers = workers or max(1, min(4, os.cpu_count() or 1))
+    # In batches, the cache written after each: the whole corpus takes CPU-minutes, and a run that is stopped
+    # (or another one started meanwhile) starts from what was done.
+    for start in range(0, len(todo), BATCH):
+        if cache and start:
+            known = {**_load_cache(path), **known}         # lines another run wrote meanwhile aren't parsed again
+        batch = [line for line in todo[start:start + BATCH] if line not in known]
+        if workers == 1 or len(batch) < 200:
+            results = _summaries(batch)
         else:
-            chunks = [todo[i::workers * 8] for i in range(workers * 8)]
+            chunks = [batch[i::workers * 8] for i in range(workers * 8)]
             with ProcessPoolExecutor(workers) as pool:
                 parts = list(pool.map(_summaries, chunks))
             by_line = {line: result for chunk, part in zip(chunks, parts) for line, result in zip(chunk, part)}
-            results = [by_line[line] for line in todo]
-        for line, result in zip(todo, results):
+            results = [by_line[line] for line in batch]
+        for line, result in zip(batch, results):
             known[line] = result
-        if cache:
-            try:
-                CACHE_DIR.mkdir(parents=True, exist_ok=True)
-                temp = path.with_suffix(f".tmp-{os.getpid()}")
-                temp.write_text(json.dumps(known, ensure_ascii=False), encoding="utf-8")
-                temp.replace(path)
-            except OSError:
-                pass
+        if cache and batch:
+            _save_cache(path, {**_load_cache(path), **known})
+        if progress is not None:
+            progress(min(start + BATCH, len(todo)), len(todo))
     report = Coverage(keywords={k: [0, 0] for k in KEYWORD_ABILITIES})
     templates: Counter[str] = Counter()
     examples: dict[str, tuple[str, str]] = {}

@@ -160,7 +160,7 @@ def _keyword_start() -> re.Pattern[str]:
     return re.compile(keyword_pattern() + r"(?![a-z])")
 
 
-_COST_START = re.compile(r"^(\{|(sacrifice|pay|discard|exile|remove|tap|return)\b)", re.IGNORECASE)
+_COST_START = re.compile(r"^(\{|\[[+-]?(\d+|X)\]|(sacrifice|pay|discard|exile|remove|tap|return)\b)", re.IGNORECASE)
 
 
 def _candidates(text: str) -> list[str]:

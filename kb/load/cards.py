@@ -32,6 +32,7 @@ printings, sets, rulings, legalities, names and the versions its sources gave.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -45,7 +46,15 @@ from ingest.cards import CardName, ForgeFace, OracleCard, card_files, parse_card
 from ingest.records import IngestProblem, SourceError
 
 from ..build import BuildContext, insert_rows
+from ..cache import (
+    code_version,
+    copy_row_file,
+    file_digest,
+    read_row_file,
+    write_row_file,
+)
 from ..schema import create_tables
+from ..sqlite import sqlite3
 
 CARD_TABLES: dict[str, dict] = {
     "card_names": dict(
@@ -256,6 +265,15 @@ def load_cards(ctx: BuildContext) -> None:
         ctx.problems.append(IngestProblem("cards", None, "warning", "no-card-data",
                                           "the corpus has no cards/ folder; card tables are empty"))
         return
+    key, path = _cache_entry(ctx)
+    if path is not None:
+        entry = read_row_file(path, key)
+        if entry is not None:
+            ctx.cache.hits["cards"] += 1
+            _copy_cached(ctx, path, entry[0])
+            return
+        ctx.cache.misses["cards"] += 1
+    problems_before = len(ctx.problems)
     records, kinds = parse_all(ctx)
     names: list[CardName] = []
     in_data: set[str] = set()
@@ -276,7 +294,49 @@ def load_cards(ctx: BuildContext) -> None:
         forms = pool.submit(_search_forms, wanted)
         cards = assemble_cards(records, kinds=kinds, problems=ctx.problems)
         search_forms = forms.result()
-    _insert_cards(ctx, cards, names, search_forms)
+    tables = card_table_rows(ctx, cards, names, search_forms)
+    failed = any(p.code == "unreadable" for p in ctx.problems[problems_before:])
+    if path is not None and not failed:  # a build that kept going past a broken file is never cached
+        problems = [dataclasses.asdict(p) for p in ctx.problems[problems_before:]]
+        try:
+            write_row_file(path, key, tables, {"problems": problems})
+        except (OSError, sqlite3.Error) as e:
+            ctx.cache.errors.append(f"card rows not cached: {e}")
+        else:
+            _copy_cached(ctx, path, None)
+            return
+    _write_card_tables(ctx.db, tables)
+
+
+#: What the card step's output depends on besides the card files: its code and the Japanese segmenter's.
+CARD_CODE = ("ingest.cards", "ingest.card_identity", "ingest.card_costs", "ingest.records", "ingest.decoding",
+             "kb.load.cards", "kb.japanese")
+
+
+def _cache_entry(ctx: BuildContext) -> tuple[str, Path | None]:
+    """The key of this corpus's card rows (every card file's path and digest, the code's version) and
+    the row file it lives in (None without a cache)."""
+    if not ctx.cache.enabled:
+        return "", None
+    from importlib import metadata
+
+    inputs = [f"{p.relative_to(ctx.corpus).as_posix()} {kind} {file_digest(p)}" for kind, p in card_files(ctx.corpus)]
+    versions = []
+    for package in ("SudachiPy", "SudachiDict-core"):
+        try:
+            versions.append(f"{package} {metadata.version(package)}")
+        except metadata.PackageNotFoundError:
+            versions.append(f"{package} none")
+    key = ctx.cache.key("cards", code_version(*CARD_CODE), *versions, *inputs)
+    return key, ctx.cache.rows_path("cards", key)
+
+
+def _copy_cached(ctx: BuildContext, path: Path, meta: dict | None) -> None:
+    """The card tables filled from a row file (and, from the cache, the problems its build had)."""
+    copy_row_file(ctx.db.conn, path, {name: _columns(name) for name in _ROW_TABLES})
+    if meta is not None:
+        ctx.problems.extend(IngestProblem(**p) for p in meta.get("problems", []))
+    _finish_card_tables(ctx.db)
 
 
 def _search_forms(names: list[str]) -> dict[str, str]:
@@ -285,13 +345,48 @@ def _search_forms(names: list[str]) -> dict[str, str]:
     return {name: search_form(name) for name in names}
 
 
+_ROW_TABLES = ("cards", "card_faces", "card_printings", "card_rulings", "card_versions", "card_sets",
+               "card_aliases", "card_names")
+
+
+def _columns(table: str) -> list[str]:
+    """The columns the card step fills (ids of their own where the table numbers its rows)."""
+    columns = list(CARD_TABLES[table]["columns"])
+    if table == "cards":
+        return [c for c in columns if c not in ("type_line_ja", "text_ja", "pt_ja", "cost_printed_ja",
+                                                "ja_text_source", "keywords")]
+    if table in ("card_faces", "card_printings", "card_versions"):
+        return [c for c in columns if c != "id"]
+    return columns
+
+
 def _insert_cards(ctx: BuildContext, cards: list[Card], names: list[CardName],
                   search_forms: dict[str, str] | None = None) -> None:
+    """Fill the card tables with ``cards`` (and the name list ``names``)."""
+    _write_card_tables(ctx.db, card_table_rows(ctx, cards, names, search_forms))
+
+
+def _write_card_tables(db, tables: dict[str, tuple[list[str], list]]) -> None:
+    for name, (columns, rows) in tables.items():
+        insert_rows(db, name, columns, rows)
+    _finish_card_tables(db)
+
+
+def _finish_card_tables(db) -> None:
+    for table, columns in CARD_INDEXES:
+        db[table].create_index(columns, if_not_exists=True)
+    db["cards"].create_index(["name_en"], unique=True, if_not_exists=True)
+    for name, sql in CARD_VIEWS.items():
+        db.create_view(name, sql, replace=True)
+
+
+def card_table_rows(ctx: BuildContext, cards: list[Card], names: list[CardName],
+                    search_forms: dict[str, str] | None = None) -> dict[str, tuple[list[str], list]]:
+    """{table: (columns, rows)} of the card tables for ``cards`` and the name list ``names``."""
     from ..japanese import search_form
 
     forms = search_forms or {}
 
-    db = ctx.db
     listed: dict[str, CardName] = {}
     for n in names:  # a name listed twice: the first entry wins, the second is a problem
         if n.name_en in listed:
@@ -374,22 +469,9 @@ def _insert_cards(ctx: BuildContext, cards: list[Card], names: list[CardName],
                 version_rows.append((card_id, card.name, v.kind, v.source, v.line, v.printings, int(v.used),
                                      _json(list(v.differs))))
 
-    columns = [c for c in CARD_TABLES["cards"]["columns"] if c not in ("type_line_ja", "text_ja", "pt_ja",
-                                                                          "cost_printed_ja", "ja_text_source",
-                                                                          "keywords")]
-    insert_rows(db, "cards", columns, card_rows)
-    insert_rows(db, "card_faces", [c for c in CARD_TABLES["card_faces"]["columns"] if c != "id"], face_rows)
-    insert_rows(db, "card_printings", [c for c in CARD_TABLES["card_printings"]["columns"] if c != "id"],
-                printing_rows)
-    insert_rows(db, "card_rulings", list(CARD_TABLES["card_rulings"]["columns"]), ruling_rows)
-    insert_rows(db, "card_versions", [c for c in CARD_TABLES["card_versions"]["columns"] if c != "id"], version_rows)
-    insert_rows(db, "card_sets", list(CARD_TABLES["card_sets"]["columns"]),
-                [(s["set_id"], s["name"], s["printings"], len(s["cards"]), s["rulings"], s["source"])
-                 for s in sorted(sets.values(), key=lambda s: s["set_id"])])
     for n in listed.values():
         alias(n.name_ja, "ja", name_rows[n.name_en][0], name_rows[n.name_en][1], "name list") \
             if n.name_en in name_rows and n.name_ja else None
-    insert_rows(db, "card_aliases", list(CARD_TABLES["card_aliases"]["columns"]), alias_rows.values())
     # Every name: the list's entries first (with their card, where we have it), then the names only the
     # Oracle data has.
     rows = []
@@ -399,12 +481,12 @@ def _insert_cards(ctx: BuildContext, cards: list[Card], names: list[CardName],
     for name, (card_id, face, zh) in name_rows.items():
         if name not in listed:
             rows.append((name, None, 0, None, None, zh, card_id, face))
-    insert_rows(db, "card_names", list(CARD_TABLES["card_names"]["columns"]), rows)
-    for table, columns in CARD_INDEXES:
-        db[table].create_index(columns, if_not_exists=True)
-    db["cards"].create_index(["name_en"], unique=True, if_not_exists=True)
-    for name, sql in CARD_VIEWS.items():
-        db.create_view(name, sql, replace=True)
+    set_rows = [(s["set_id"], s["name"], s["printings"], len(s["cards"]), s["rulings"], s["source"])
+                for s in sorted(sets.values(), key=lambda s: s["set_id"])]
+    found = {"cards": card_rows, "card_faces": face_rows, "card_printings": printing_rows,
+             "card_rulings": ruling_rows, "card_versions": version_rows, "card_sets": set_rows,
+             "card_aliases": list(alias_rows.values()), "card_names": rows}
+    return {name: (_columns(name), found[name]) for name in _ROW_TABLES}
 
 
 # ---------------------------------------------------------------- keywords, once the lineages exist
@@ -447,8 +529,6 @@ def keyword_titles(db) -> dict[str, tuple[str, int | None, str | None, str | Non
 def link_card_keywords(ctx: BuildContext) -> None:
     """The build step after rule history: each keyword action and ability in each card's Oracle text,
     linked to its rule by title (``card_keywords``), and each card's keyword list (``cards.keywords``)."""
-    from ingest.card_keywords import KeywordFinder
-
     db = ctx.db
     if "cards" not in db.table_names():
         return
@@ -458,35 +538,50 @@ def link_card_keywords(ctx: BuildContext) -> None:
     create_tables(db, KEYWORD_TABLES)
     titles = keyword_titles(db)
     newest = db.execute("select max(release) from releases where lang = 'en' and completeness = 'whole'").fetchone()[0]
-    faces_by_card: dict[int, list[tuple[str, str | None]]] = {}
-    for card_id, face, text in db.execute("select card_id, name_en, text from card_faces order by card_id, face"):
-        faces_by_card.setdefault(card_id, []).append((face, text))
+    cards = db.execute("select id, name_en, text, layout from cards where text is not null or id in"
+                       " (select card_id from card_faces) order by id").fetchall()
+    faces = db.execute("select card_id, name_en, text from card_faces order by card_id, face").fetchall()
     names = [r[0] for r in db.execute("select name_en from card_names")]
-    finder = KeywordFinder({t: v[0] for t, v in titles.items()}, names)
-    rows, keyword_lists = [], []
+    # Cached by what it reads (every card's text, the names, the titles) and the code that reads it.
+    inputs = hashlib.blake2b(digest_size=20)
+    for part in (cards, faces, names, sorted(titles.items()), newest):
+        inputs.update(repr(part).encode("utf-8"))
     with ctx.task("Card keywords", None) as advance:
-        for card_id, name, text, layout in db.execute(
-                "select id, name_en, text, layout from cards where text is not null or id in"
-                " (select card_id from card_faces) order by id").fetchall():
-            faces = faces_by_card.get(card_id) or [(name, text)]
-            own = [name] + [f for f, _ in faces] + ([name.split(" // ")[0]] if " // " in name else [])
-            found: dict[str, dict] = {}
-            for index, (face, face_text) in enumerate(faces):
-                for use in finder.find(face_text, own):
-                    section, lineage, keyword, number = titles[use.keyword]
-                    entry = found.setdefault(keyword, {"section": section, "found_as": use.keyword,
-                                                       "lineage": lineage, "number": number,
-                                                       "matched": [], "spans": []})
-                    if use.matched not in entry["matched"]:
-                        entry["matched"].append(use.matched)
-                    entry["spans"].append([index, use.start, use.end])
-            for keyword, e in found.items():
-                rows.append((card_id, name, keyword, e["section"], e["found_as"], e["lineage"], newest, e["number"],
-                             _json(e["matched"]), len(e["spans"]), json.dumps(e["spans"])))
-            keyword_lists.append((_json(sorted(found)) if found else None, card_id))
+        rows, keyword_lists = ctx.cache.memo(
+            "card-keywords", code_version("kb.load.cards", "ingest.card_keywords"), [inputs.hexdigest()],
+            lambda: _keyword_rows(cards, faces, names, titles, newest))
         advance(1)
     insert_rows(db, "card_keywords", [c for c in KEYWORD_TABLES["card_keywords"]["columns"] if c != "id"], rows)
     with db.conn:
         db.conn.executemany("update cards set keywords = ? where id = ?", keyword_lists)
     for columns in (["card_id"], ["keyword"], ["lineage_id"], ["release", "number"]):
         db["card_keywords"].create_index(columns, if_not_exists=True)
+
+
+def _keyword_rows(cards: list, faces: list, names: list[str], titles: dict, newest: str) -> tuple[list, list]:
+    """``card_keywords`` rows and (keyword list, card id) pairs for ``cards`` (id, name, text, layout)."""
+    from ingest.card_keywords import KeywordFinder
+
+    faces_by_card: dict[int, list[tuple[str, str | None]]] = {}
+    for card_id, face, text in faces:
+        faces_by_card.setdefault(card_id, []).append((face, text))
+    finder = KeywordFinder({t: v[0] for t, v in titles.items()}, names)
+    rows, keyword_lists = [], []
+    for card_id, name, text, layout in cards:
+        card_faces = faces_by_card.get(card_id) or [(name, text)]
+        own = [name] + [f for f, _ in card_faces] + ([name.split(" // ")[0]] if " // " in name else [])
+        found: dict[str, dict] = {}
+        for index, (face, face_text) in enumerate(card_faces):
+            for use in finder.find(face_text, own):
+                section, lineage, keyword, number = titles[use.keyword]
+                entry = found.setdefault(keyword, {"section": section, "found_as": use.keyword,
+                                                   "lineage": lineage, "number": number,
+                                                   "matched": [], "spans": []})
+                if use.matched not in entry["matched"]:
+                    entry["matched"].append(use.matched)
+                entry["spans"].append([index, use.start, use.end])
+        for keyword, e in found.items():
+            rows.append((card_id, name, keyword, e["section"], e["found_as"], e["lineage"], newest, e["number"],
+                         _json(e["matched"]), len(e["spans"]), json.dumps(e["spans"])))
+        keyword_lists.append((_json(sorted(found)) if found else None, card_id))
+    return rows, keyword_lists

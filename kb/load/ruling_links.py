@@ -51,6 +51,9 @@ LINK_TABLES: dict[str, dict] = {
 }
 # Whether a card's keywords narrow only its rulings that name the keyword.
 KEYWORDS_IF_NAMED = False  # narrowing only named ones lost coverage for no precision (tune half)
+# Whether a card ruling no subrule of the card's keyword stands out for is linked to the keyword's
+# definition: most such rulings were about the card's other text (608.2b, 603.3), wrong links.
+CARD_DEFINITION_FALLBACK = False
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 _JA_DATE = re.compile(r"(?P<y>\d{4})年(?P<m>\d{1,2})月(?P<d>\d{1,2})日")
 _EN_DATE = re.compile(r"(?P<d>\d{1,2}) (?P<month>January|February|March|April|May|June|July|August|September"
@@ -208,7 +211,17 @@ def wiki_rulings(db) -> list[dict]:
 def card_rulings(db, index: RuleIndex) -> list[dict]:
     releases = _Releases(db.conn)
     card_keywords: dict[int, tuple[str, ...]] = {}
-    if "cards" in db.table_names():
+    tables = set(db.table_names())
+    if "card_keywords" in tables:
+        # the keywords a card has, as the card step read them from its abilities (Aim High *has*
+        # reach and only names flying; Absorb Vis has cycling, whose reminder says "search")
+        found: dict[int, set[str]] = defaultdict(set)
+        for card_id, name in db.execute("select card_id, keyword from card_keywords where card_id is not null"):
+            keyword = index.keyword(name)
+            if keyword is not None and not keyword.generic:
+                found[card_id].add(keyword.title)
+        card_keywords = {card_id: tuple(sorted(names)) for card_id, names in found.items()}
+    elif "cards" in tables:  # without the card step's table, the keywords the text names
         for card_id, text in db.execute("select id, text from cards where text is not null"):
             card_keywords[card_id] = tuple(sorted(k.title for k in index.keywords_in_english(text) if not k.generic))
     out = []
@@ -225,7 +238,8 @@ def card_rulings(db, index: RuleIndex) -> list[dict]:
         out.append({
             "id": rid, "source": source, "line": line, "written": list(written),
             "what": f"the {day} ruling of {card}",
-            "ruling": Ruling(text, "en", None, card_keywords.get(card_id, ()), written, keywords_if_named=KEYWORDS_IF_NAMED),
+            "ruling": Ruling(text, "en", None, card_keywords.get(card_id, ()), written,
+                             keywords_if_named=KEYWORDS_IF_NAMED, definition_fallback=CARD_DEFINITION_FALLBACK),
         })
     return out
 

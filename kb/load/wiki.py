@@ -497,11 +497,21 @@ def _keyword_titles(db):
 
 def _keyword_of(page: WikiPage, keyword_pages: dict) -> str | None:
     """The keyword (its English name as the keywords table has it) a ruling's page is about."""
-    if not page.kind or not page.name_en:
-        return None
-    if page.name_en in keyword_pages:
-        return page.name_en
-    return next((k for k in keyword_pages if k.lower() == page.name_en.lower()), None)
+    names = [page.name_en] if page.kind and page.name_en else []
+    if page.lang == "en":
+        # an English page cut above its lead (a diff from line 36) is still its title's page
+        names += [n for n in (page.name_en, page.title) if n and n not in names]
+    for name in names:
+        if name in keyword_pages:
+            return name
+        lowered = name.lower()
+        found = next((k for k in keyword_pages if k.lower() == lowered), None)
+        # "Face a villainous choice" is the page of the keyword the CR titles "Villainous Choice"
+        found = found or next((k for k in keyword_pages if lowered.endswith(" " + k.lower())), None)
+        if found:
+            return found
+    return None
+
 
 
 def _cr_name(lang: str) -> str:

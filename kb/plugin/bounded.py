@@ -3,7 +3,10 @@
 ``db.execute_fn`` runs a function on a read connection with no limit at all;
 :func:`execute_bounded` runs it with an SQLite progress handler that stops
 every statement once the deadline has passed, and raises :class:`WorkTooLong`
-(answered as a 400 with a sentence by :mod:`kb.plugin.errors`). Pure Python
+(answered as a 400 with a sentence by :mod:`kb.plugin.errors`). The limit counts
+the CPU time of the thread doing the work, so a busy machine (many clients, other
+processes) makes pages slower but does not make them fail; a wall-clock backstop
+of :data:`WALL_FACTOR` times the limit still stops work that waits. Pure Python
 work inside the function is not interrupted, so callers bound their inputs
 (query length, number of terms) as well.
 
@@ -27,6 +30,8 @@ from kb.sqlite import sqlite3
 
 #: Default limit for one page's database work, as Datasette's ``sql_time_limit_ms`` for SQL.
 PAGE_TIME_LIMIT_MS = 2000
+#: Work is stopped after this many times its limit in wall-clock time, however little CPU it used.
+WALL_FACTOR = 30
 # SQLite calls the handler every this many virtual-machine instructions.
 _STEPS = 2000
 
@@ -37,8 +42,11 @@ class WorkTooLong(Exception):
 
 def run_bounded(conn, fn: Callable[[Any], Any], ms: int, what: str) -> Any:
     """``fn(conn)`` with every SQLite statement stopped after ``ms`` milliseconds in all."""
-    deadline = time.monotonic() + ms / 1000
-    conn.set_progress_handler(lambda: time.monotonic() > deadline, _STEPS)
+    # CPU time of this thread: the work itself, not the time spent waiting for a core.
+    cpu_deadline = time.thread_time() + ms / 1000
+    wall_deadline = time.monotonic() + WALL_FACTOR * ms / 1000
+    conn.set_progress_handler(
+        lambda: time.thread_time() > cpu_deadline or time.monotonic() > wall_deadline, _STEPS)
     try:
         return fn(conn)
     except sqlite3.OperationalError as e:

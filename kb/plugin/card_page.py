@@ -21,9 +21,10 @@ from markupsafe import Markup, escape
 from kb import cards as cards_lib
 
 from . import links
-from .rule_page import cached_read, error_response, wants_json
+from .rule_page import PageCache, cached_read, error_response, wants_json
 
 MAX_NAME = cards_lib.MAX_NAME
+DECORATED = PageCache(512)  # card pages' template data with their HTML fragments, per immutable database
 
 
 def card_path(name: str) -> str:
@@ -70,7 +71,8 @@ async def card_view(datasette, request):
     db = datasette.get_database()
     try:
         # The card-name index (65,000 names, seconds to read on a fresh server) outside the page's time limit.
-        await db.execute_fn(lambda conn, path=db.path: cards_lib.has_cards(conn) and cards_lib._names_of(conn, path))
+        if (db.path or "") not in cards_lib._names:
+            await db.execute_fn(lambda conn, path=db.path: cards_lib.has_cards(conn) and cards_lib._names_of(conn, path))
         match, data = await cached_read(db, ("card", cards_lib.lookup_key(name)), lambda conn: _find(conn, db.path, name))
     except cards_lib.CardNotFound as e:
         if as_json:
@@ -86,10 +88,22 @@ async def card_view(datasette, request):
     if as_json:
         return Response.json({**data, "asked": request.args.get("asked"), "matched": match.matched,
                               "matched_lang": match.lang})
-    page = decorate(datasette, db.name, data)
+    page = dict(_decorated(datasette, db, data))
     page["asked"] = (request.args.get("asked") or "")[:MAX_NAME] or None
     page["json_url"] = datasette.urls.path(card_path(match.name) + ".json")
     return Response.html(await datasette.render_template("kb_card.html", page, request=request))
+
+
+def _decorated(datasette, db, data: dict) -> dict:
+    """:func:`decorate`, once per card of an immutable database (its HTML fragments do not change)."""
+    if db.is_mutable:
+        return decorate(datasette, db.name, data)
+    key = ("card page", db.path, db.name, datasette.urls.path("/"), data["card"]["id"])
+    page = DECORATED.get(key)
+    if page is None:
+        page = decorate(datasette, db.name, data)
+        DECORATED.put(key, page)
+    return page
 
 
 def decorate(datasette, database: str, data: dict) -> dict:
@@ -110,11 +124,43 @@ def decorate(datasette, database: str, data: dict) -> dict:
     page["rulings"] = [{**r, "text_html": links.link_text(r["text"], datasette),
                         "rule_links": [(x["number"], links.rule_url(datasette, x["number"], x.get("release")))
                                        for x in r["rules"]]} for r in data["rulings"]]
+    page["rulings_html"] = rulings_html(page["rulings"])
+    page["printings_html"] = printings_html(data["printings"], card.get("text_source"))
     page["scenarios"] = [{**s, "url": datasette.urls.path(f"/-/scenarios/{quote(str(s['id']))}")}
                          for s in data["scenarios"]]
     page["row_url"] = datasette.urls.row(database, "cards", str(card["id"]))
     page["database"] = database
     return page
+
+
+def rulings_html(rulings: list[dict]) -> Markup:
+    """The rulings list (hundreds on some cards: built here once per card, not item by item in Jinja)."""
+    if not rulings:
+        return Markup('<p class="kb-none">No rulings in the card data.</p>')
+    items = []
+    for r in rulings:
+        links_html = ""
+        if r["rule_links"]:
+            links_html = Markup("<small>Rules: {}</small>").format(Markup(", ").join(
+                Markup('<a href="{}">{}</a>').format(url, n) for n, url in r["rule_links"]))
+        sets = r.get("set_ids") or []
+        where = (": " + ", ".join(sets[:8]) + (", …" if len(sets) > 8 else "")) if sets else ""
+        items.append(Markup('<li><time>{}</time> {}\n      {}\n      <small class="kb-meta">({} printing{}{})</small></li>')
+                     .format(r["date"], r["text_html"], links_html, r["printings"], "s" if r["printings"] != 1 else "",
+                             where))
+    return Markup('<ol class="kb-card-rulings">\n    {}\n  </ol>').format(Markup("\n    ").join(items))
+
+
+def printings_html(printings: list[dict], text_source: str | None) -> Markup:
+    """The printings table (hundreds of rows for a basic land), built once per card."""
+    if not printings:
+        return Markup('<p class="kb-none">No set printing in the card data (this card comes from {}).</p>'
+                      ).format(text_source)
+    rows = [Markup('<tr><td>{} {}</td><td>{}</td><td>{}</td><td>{}</td><td lang="zh-Hans">{}</td></tr>').format(
+        p["set_id"], p.get("set_name") or "", p.get("number") or "", p.get("rarity") or "", p.get("artist") or "",
+        p.get("name_zh") or "") for p in printings]
+    return Markup('<table class="kb-table"><tr><th>Set</th><th>Number</th><th>Rarity</th><th>Artist</th>'
+                  '<th>Chinese name printed</th></tr>\n    {}\n  </table>').format(Markup("").join(rows))
 
 
 async def warm(datasette) -> None:

@@ -5,18 +5,20 @@ Evidence, strongest first:
 1. **cited** — the ruling names a rule number (``See rule 701.55c``,
    ``rule 608.2b 参照``): read in the release the ruling was written for, then
    followed through the lineage to the newest release. Score 1.
-2. **keyword+similarity** — the ruling's page is a keyword's page, its card has
-   the keyword (``Dredge 3``, ``it explores``), or the ruling itself names one:
-   the rules under that keyword are the likeliest candidates, and the most
-   similar of them wins when it is similar enough (a bonus on the similarity).
-3. **similarity** — otherwise the rule most similar to the ruling over the
-   whole newest release, when it is very similar.
+2. **keyword+similarity** — the ruling's page is a keyword's page (every ruling on it), or its
+   card has the keyword (``Dredge 3``, ``it explores``): the keyword's subrule most similar to
+   the ruling, when it is similar enough and clearly ahead of the keyword's other subrules
+   (the *best* subrule, not its neighbours); on a keyword's own page, a ruling no subrule stands
+   out for applies the keyword's definition. A rule outside the keyword that is far more
+   similar wins instead (a card's ruling is often about its other text).
+3. **similarity** — otherwise the rule most similar to the ruling over the whole newest
+   release, when it is very similar (:data:`THRESHOLD`) and clearly ahead of the next.
 
-The best candidate is linked when its score reaches :data:`THRESHOLD`; others
-as similar in their own right (:data:`SECOND_RATIO` of its similarity, with
-as much keyword evidence, and above the threshold) are linked too, up to :data:`MAX_LINKS`. Below the threshold nothing is linked and
-the best candidate is kept to say how close it came. The numbers were set on
-the "tune" half of ``data/ruling_labels.toml`` (see bench/bench_ruling_links.py).
+At most one link by similarity: a second, even as similar, was more often wrong. A ruling
+for which none of this holds gets no link (the build lists it in ``kb problems``); the
+best candidate is kept to say how close it came. Precision comes first: no link rather
+than a wrong one. The numbers were set on the "tune" half of ``data/ruling_labels.toml``
+only (see bench/bench_ruling_links.py, which reports the frozen half apart).
 """
 
 from __future__ import annotations
@@ -29,17 +31,16 @@ from ingest.rule_refs import find_citations
 from .index import Keyword, RuleIndex
 from .similarity import LexicalSimilarity, Similarity
 
-THRESHOLD = 0.35
-# A candidate under a keyword of the ruling's page or card, and one the ruling itself names.
-CONTEXT_BONUS = 0.40
-MENTION_BONUS = 0.10
-# Generic keyword actions (cast, exile, sacrifice) name a subject too weakly for a bonus of their own.
-GENERIC_FACTOR = 0.3
-SECOND_RATIO = 1.0  # one link each: a second, even as similar, was more often wrong (tune half)
-# The first subrule of a keyword is its definition: a ruling about the keyword applies it unless
-# another of its subrules says more precisely what the ruling is about.
-DEFINITION_PRIOR = 0.2
-MAX_LINKS = 3
+# Set on the "tune" half of the labels only (bench/bench_ruling_links.py prints both halves).
+KEYWORD_MIN = 0.15  # a keyword's subrule: as similar as this to be chosen on its own
+KEYWORD_MARGIN = 0.10  # ... and this far ahead of the keyword's next subrule
+DEFINITION_MIN = 0.05  # on a keyword's page, its definition when no subrule stands out
+THRESHOLD = 0.40  # a rule found by similarity alone (outside any keyword of the ruling's)
+SIMILARITY_MARGIN = 0.15  # ... this far ahead of the next
+OUTSIDE_RATIO = 2.0  # a rule outside the keyword beats the keyword's when this many times as similar
+CONTEXT_BONUS = 0.40  # a keyword link's score: its similarity plus this
+TOP_K = 5  # the most similar rules looked at outside the keyword
+MAX_LINKS = 3  # kept for callers; one link each by similarity (a second was more often wrong)
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,9 @@ class Ruling:
     # a card's keywords narrow only the rulings that name them (a card's other rulings are about
     # its other text); a keyword page's keyword narrows every ruling on the page
     keywords_if_named: bool = False
+    # whether a ruling no subrule of its keyword stands out for applies the keyword's definition: on
+    # the keyword's own wiki page it does; a card's ruling is as often about the card's other text
+    definition_fallback: bool = True
 
 
 @dataclass(frozen=True)
@@ -75,13 +79,11 @@ class Decision:
 
 class Linker:
     def __init__(self, index: RuleIndex, similarity: Similarity | None = None, *,
-                 threshold: float = THRESHOLD, context_bonus: float = CONTEXT_BONUS,
-                 mention_bonus: float = MENTION_BONUS, second_ratio: float = SECOND_RATIO, margin: float = 0.0):
+                 threshold: float | None = None, context_bonus: float = CONTEXT_BONUS):
         self.index = index
         self.similarity = similarity or LexicalSimilarity(index)
-        self.threshold, self.context_bonus, self.mention_bonus = threshold, context_bonus, mention_bonus
-        self.second_ratio = second_ratio
-        self.margin = margin
+        self.threshold = THRESHOLD if threshold is None else threshold
+        self.context_bonus = context_bonus
         self._recent: dict[tuple[str, str], dict[int, float]] = {}
 
     def _similar(self, ruling: Ruling) -> dict[int, float]:
@@ -94,27 +96,6 @@ class Linker:
                 self._recent.clear()
             self._recent[key] = found
         return found
-
-    @staticmethod
-    def _best(similar, bonus: dict[int, float]) -> list[tuple[float, float, int]]:
-        """The MAX_LINKS best (score, similarity, doc) by similarity plus bonus."""
-        if isinstance(similar, dict):
-            return heapq.nlargest(MAX_LINKS, ((s + bonus.get(i, 0.0), s, i) for i, s in similar.items()))
-        import numpy as np
-
-        indexes, values = similar
-        if len(values) > MAX_LINKS:
-            top = np.argpartition(values, -MAX_LINKS)[-MAX_LINKS:]
-        else:
-            top = np.arange(len(values))
-        candidates = {int(indexes[k]): float(values[k]) for k in top}
-        if bonus:
-            wanted = np.fromiter(bonus, dtype=indexes.dtype if len(indexes) else np.int64)
-            where = np.searchsorted(indexes, wanted)
-            for doc, w in zip(wanted.tolist(), where.tolist()):
-                if w < len(indexes) and indexes[w] == doc:  # a rule sharing no word gets no bonus
-                    candidates.setdefault(doc, float(values[w]))
-        return heapq.nlargest(MAX_LINKS, ((s + bonus.get(i, 0.0), s, i) for i, s in candidates.items()))
 
     def context_keywords(self, names: tuple[str, ...]) -> list[Keyword]:
         return [k for k in (self.index.keyword(n) for n in names) if k is not None]
@@ -156,43 +137,88 @@ class Linker:
             out += [self.link(r, similar=s) for r, s in zip(part, similarities)]
         return out
 
+    def _view(self, similar, members: set[int], k: int) -> tuple[list[tuple[float, int]], dict[int, float]]:
+        """The ``k`` most similar rules overall, (similarity, doc) best first, and the similarity of each of
+        ``members`` (0 for a rule sharing no word), from either form of ``similar``."""
+        if isinstance(similar, dict):
+            top = heapq.nlargest(k, ((s, i) for i, s in similar.items()))
+            return top, {i: similar.get(i, 0.0) for i in members}
+        import numpy as np
+
+        indexes, values = similar
+        if len(values) > k:
+            chosen = np.argpartition(values, -k)[-k:]
+        else:
+            chosen = np.arange(len(values))
+        top = sorted(((float(values[j]), int(indexes[j])) for j in chosen), reverse=True)
+        of_members = dict.fromkeys(members, 0.0)
+        if members:
+            wanted = np.fromiter(members, dtype=indexes.dtype if len(indexes) else np.int64)
+            where = np.searchsorted(indexes, wanted)
+            for doc, w in zip(wanted.tolist(), where.tolist()):
+                if w < len(indexes) and indexes[w] == doc:
+                    of_members[doc] = float(values[w])
+        return top, of_members
+
     def link(self, ruling: Ruling, *, similar=None) -> Decision:
         """Decide one ruling; ``similar`` is its similarity if already computed (``{doc: score}``, or
-        ``(doc indexes, scores)`` arrays sorted by doc index)."""
+        ``(doc indexes, scores)`` arrays sorted by doc index).
+
+        The choice, once cited numbers are taken:
+
+        - with a keyword in context (the page's keyword; the card's, when the ruling names it): the
+          keyword's subrule most similar to the ruling, when it is similar enough
+          (:data:`KEYWORD_MIN`) and clearly ahead of the keyword's next subrule
+          (:data:`KEYWORD_MARGIN`); on a keyword's own page, a ruling no subrule stands out for
+          applies the keyword's definition (its first subrule) when it is at least a little like it
+          (:data:`DEFINITION_MIN`); a rule outside the keyword wins instead when it is far more
+          similar (:data:`OUTSIDE_RATIO`, :data:`THRESHOLD`);
+        - otherwise the most similar rule of the whole release, when it is very similar
+          (:data:`THRESHOLD`) and clearly ahead of the next (:data:`SIMILARITY_MARGIN`).
+        """
         decision = Decision()
         cited = self._cited(ruling, decision)
-        context = self.context_keywords(ruling.keywords)
-        mentioned = self.mentioned_keywords(ruling)
+        context = [k for k in self.context_keywords(ruling.keywords) if not k.generic]
         if ruling.keywords_if_named:
+            mentioned = self.mentioned_keywords(ruling)
             context = [k for k in context if k in mentioned]
-        bonus: dict[int, float] = {}
-        for kw in mentioned:
-            factor = GENERIC_FACTOR if kw.generic else 1.0
-            for i in kw.members:
-                bonus[i] = max(bonus.get(i, 0.0), self.mention_bonus * factor)
+        members: list[int] = []
+        first: set[int] = set()
         for kw in context:
-            factor = GENERIC_FACTOR if kw.generic else 1.0
-            for k, i in enumerate(kw.members):
-                prior = DEFINITION_PRIOR if k == 0 else 0.0
-                bonus[i] = max(bonus.get(i, 0.0), self.context_bonus * factor + prior)
-        scored = self._best(similar if similar is not None else self._similar(ruling), bonus)
+            if kw.members:
+                first.add(kw.members[0])
+            members += [i for i in kw.members if i not in members]
+        top, of_members = self._view(similar if similar is not None else self._similar(ruling), set(members),
+                                     TOP_K)
         links = list(cited)
-        seen = {link.lineage_id for link in links}
-        if scored:
-            top, top_similarity = scored[0][0], scored[0][1]
-            decision.best = (self.index.docs[scored[0][2]].number, round(top, 3))
-            if len(scored) > 1 and top - scored[1][0] < self.margin:
-                scored = []  # two rules almost as likely: better no link than a coin toss
-            for rank, (score, s, i) in enumerate(scored):
-                # the best, and others only when they are as similar in their own right
-                if score < self.threshold or (rank and (s < top_similarity * self.second_ratio
-                                                        or bonus.get(i, 0.0) < bonus.get(scored[0][2], 0.0))):
-                    break
-                doc = self.index.docs[i]
-                if doc.lineage_id in seen:
-                    continue
-                seen.add(doc.lineage_id)
-                how = "keyword+similarity" if bonus.get(i) else "similarity"
-                links.append(Link(doc.lineage_id, doc.number, how, round(min(score, 1.0), 3), round(s, 3)))
+        chosen: tuple[int, str, float, float] | None = None  # doc, how, score, similarity
+        outside = [(s, i) for s, i in top if i not in of_members]
+        if members:
+            ranked = sorted(((s, i) for i, s in of_members.items()), reverse=True)
+            s1, m1 = ranked[0]
+            s2 = ranked[1][0] if len(ranked) > 1 else 0.0
+            if s1 >= KEYWORD_MIN and s1 - s2 >= KEYWORD_MARGIN:
+                chosen = (m1, "keyword+similarity", s1 + self.context_bonus, s1)
+            elif ruling.definition_fallback and not ruling.keywords_if_named:
+                d = max(first, key=lambda i: of_members.get(i, 0.0))
+                if of_members.get(d, 0.0) >= DEFINITION_MIN:
+                    chosen = (d, "keyword+similarity", of_members[d] + self.context_bonus, of_members[d])
+            if outside:
+                g, gi = outside[0]
+                best_in = chosen[3] if chosen else s1
+                if g >= self.threshold and g >= OUTSIDE_RATIO * best_in:
+                    chosen = (gi, "similarity", g, g)
+            decision.best = (self.index.docs[m1].number, round(s1 + self.context_bonus, 3))
+        if chosen is None and not members and top:
+            g, gi = top[0]
+            g2 = top[1][0] if len(top) > 1 else 0.0
+            decision.best = (self.index.docs[gi].number, round(g, 3))
+            if g >= self.threshold and g - g2 >= SIMILARITY_MARGIN:
+                chosen = (gi, "similarity", g, g)
+        if chosen is not None:
+            doc = self.index.docs[chosen[0]]
+            if doc.lineage_id not in {link.lineage_id for link in links}:
+                links.append(Link(doc.lineage_id, doc.number, chosen[1], round(min(chosen[2], 1.0), 3),
+                                  round(chosen[3], 3)))
         decision.links = links
         return decision

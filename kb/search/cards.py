@@ -133,6 +133,7 @@ class CardNames:
     printings: dict = field(default_factory=dict, repr=False)  # card_id → printings (which name a word means)
 
     def __post_init__(self):
+        self.known_words: dict[str, bool] = {}  # word → whether it misspells a word of the rules
         self.latin: dict[tuple[str, ...], _Entry] = {}
         self.cjk: dict[str, _Entry] = {}
         for key, alias, lang, card_id, kind in sorted(self.rows, key=lambda r: (r[4] != "card", r[3])):
@@ -170,11 +171,8 @@ class CardNames:
             runner_up = self.printings.get(self.latin[ranked[1]].card_id, 0) if len(ranked) > 1 else 0
             if len(ranked) == 1 or top > runner_up:
                 self.first_word[first] = ranked[0]
-        self.cjk_by_prefix: dict[str, list[str]] = {}
-        for key in self.cjk:
-            self.cjk_by_prefix.setdefault(key[:1], []).append(key)
-        for keys in self.cjk_by_prefix.values():
-            keys.sort(key=len, reverse=True)
+        # The lengths of the Japanese and Chinese names long enough to count unquoted, longest first.
+        self.cjk_lengths = sorted({len(k) for k in self.cjk if len(k) >= MIN_CJK}, reverse=True)
 
     def is_rare(self, word: str) -> bool:
         return len(word) >= 3 and word not in self.common and not word.isdigit()
@@ -244,11 +242,9 @@ class CardNames:
             i = 0
             while i < len(folded):
                 hit = None
-                for key in self.cjk_by_prefix.get(folded[i], ()):
-                    if len(key) < MIN_CJK:
-                        break
-                    if folded.startswith(key, i):
-                        hit = key
+                for length in self.cjk_lengths:  # longest first: a set lookup per length, not a scan of names
+                    if i + length <= len(folded) and folded[i:i + length] in self.cjk:
+                        hit = folded[i:i + length]
                         break
                 if hit and hit in self.quoted_only:
                     hit = None
@@ -316,17 +312,17 @@ class CardNames:
             rules_word = None
             for key in self._candidates((w,)):
                 n = len(key)
-                if n == 1:
-                    if rules_word is None:
-                        rules_word = bool(known and known(w))
-                    if rules_word:
-                        continue
                 for first in range(max(0, i - n + 1), i + 1):
                     window = tuple(words[first:first + n])
                     if len(window) != n or any(used[first:first + n]):
                         continue
                     score = self._score(window, key)
                     if score >= FUZZY_SCORE and (best is None or score > best[0]):
+                        if n == 1:  # the typo corrector is slow (~20 ms a word): asked last, once
+                            if rules_word is None:
+                                rules_word = self._knows(known, w)
+                            if rules_word:
+                                continue
                         best = (score, key, first, n)
             if best:
                 score, key, first, n = best
@@ -335,6 +331,15 @@ class CardNames:
                 for j in range(first, first + n):
                     used[j] = True
         return out
+
+    def _knows(self, known, word: str) -> bool:
+        """``known(word)``, remembered: the corrector reads the same database as this index, so its
+        answer for a word never changes while the index lives (a dict: safe across threads)."""
+        if known is None:
+            return False
+        if word not in self.known_words:
+            self.known_words[word] = bool(known(word))
+        return self.known_words[word]
 
     def _longer(self, words: list[str], used: list[bool], i: int, n: int):
         """A longer name beginning at ``i`` that the words there misspell: (key, length, score)."""

@@ -32,16 +32,17 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 
 from . import dense as dense_module
-from .fts import KeywordNames, MARK_END, MARK_START, english_key
+from . import warm
+from .card_rules import card_rules
+from .cards import CardMention
+from .fts import MARK_END, MARK_START, KeywordNames, english_key
 from .fusion import rrf_scores
 from .lexical import LexicalHit, lexical_hits
 from .query import Alias, AliasTable, QueryPlan, read_query
-from .card_rules import card_rules
-from .cards import CardMention, card_names
 from .typos import Vocabulary
 
 MAX_QUERY = 200
-TIME_LIMIT = 2.0  # seconds a search may take once the database's word lists are loaded
+TIME_LIMIT = 2.0  # seconds of CPU time a search may take once the database's word lists are loaded
 OTHER_KINDS = ("ruling", "card", "card ruling")
 DENSE_DEPTH = 40
 LEXICAL_DEPTH = 50
@@ -143,35 +144,48 @@ def aliases_from_db(conn) -> AliasTable:
     return table
 
 
+_SUBRULE = re.compile(r"\d{3}\.\d+[a-z]")
+
+
 def _numbered(number: str | None) -> str | None:
     """The numbered rule a number belongs to: 702.11 for 702.11b; 702 stays 702."""
     if not number:
         return None
-    return number[:-1] if re.fullmatch(r"\d{3}\.\d+[a-z]", number) else number
+    return number[:-1] if _SUBRULE.fullmatch(number) else number
 
 
 class _TimeLimit:
-    """SQLite's progress handler, interrupting work past a deadline."""
+    """SQLite's progress handler, interrupting work past a deadline.
+
+    The clock is the CPU time of the thread running the search (SQLite calls the handler in that
+    thread): what bounds is the work a query does, so a query is not stopped because other
+    clients, or other programs, had the cores meanwhile.
+    """
+
+    clock = staticmethod(time.thread_time)
 
     def __init__(self, conn, seconds: float):
         self.conn = conn
-        self.deadline = time.monotonic() + seconds
+        self.deadline = self.clock() + seconds
         self.seconds = seconds
 
+    def _handler(self):
+        return 1 if self.clock() > self.deadline else 0
+
     def __enter__(self):
-        self.conn.set_progress_handler(lambda: 1 if time.monotonic() > self.deadline else 0, 2000)
+        self.conn.set_progress_handler(self._handler, 2000)
         return self
 
     @contextlib.contextmanager
     def suspended(self):
         """Loading a model or an index once per process is not this query's work: the clock stops."""
         self.conn.set_progress_handler(None, 2000)
-        paused = time.monotonic()
+        paused = self.clock()
         try:
             yield
         finally:
-            self.deadline += time.monotonic() - paused
-            self.conn.set_progress_handler(lambda: 1 if time.monotonic() > self.deadline else 0, 2000)
+            self.deadline += self.clock() - paused
+            self.conn.set_progress_handler(self._handler, 2000)
 
     def __exit__(self, exc_type, exc, tb):
         self.conn.set_progress_handler(None, 2000)
@@ -189,9 +203,37 @@ def prepare(conn) -> None:
 
     _Names.from_db(conn)
     aliases_from_db(conn)
-    Vocabulary.from_db(conn)
+    warm.vocabulary(conn)
     _titles(conn)
-    card_names(conn)
+    _newest_lineages(conn)
+    warm.card_names(conn)
+    from ..japanese import tokens
+
+    tokens("墓地")  # Sudachi's dictionary, loaded on first use
+
+
+# Dropped words that make no question of a name: "toughness 0 or less", "the legend rule".
+CONNECTIVES = frozenset("a an the and or of to in on at by for from with into onto".split())
+
+
+def _verbatim(conn, plan: QueryPlan) -> bool:
+    """The query's words, typed whole, are a phrase of the rules ("toughness 0 or less"): a
+    keyword-shaped query, for the lexical path, however many words it has."""
+    from .lexical import CR_KINDS, has_rules_index, row_ranges
+
+    spans = [t.phrase for t in plan.terms if t.origin == "phrase" and t.lang == "en" and len(t.phrase.split()) >= 3]
+    if not spans or plan.languages != {"en"} or spans[-1] != english_key(plan.text):
+        return False  # a question's words around it ("what are the characteristics of copies")
+    expression = '"' + spans[-1].replace('"', " ") + '"'
+    if has_rules_index(conn):
+        return conn.execute("select 1 from search_rules_fts join search_current s on s.id = search_rules_fts.rowid"
+                            " where search_rules_fts match ? and s.lang = 'en' limit 1", [expression]).fetchone() \
+            is not None
+    for low, high in row_ranges(conn, CR_KINDS, "en"):
+        if conn.execute("select 1 from search_current_fts where search_current_fts match ? and rowid between ? and ?"
+                        " limit 1", [expression, low, high]).fetchone():
+            return True
+    return False
 
 
 def needs_dense(plan: QueryPlan) -> bool:
@@ -203,7 +245,7 @@ def needs_dense(plan: QueryPlan) -> bool:
     """
     if plan.only_number:
         return False
-    if plan.dropped:
+    if any(w not in CONNECTIVES for w in plan.dropped):
         return True
     things = {t.phrase for t in plan.terms
               if t.origin in ("word", "correction") or (t.origin == "name" and t.lang in plan.languages)}
@@ -234,9 +276,9 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
     # time limit, which bounds the work of this query.
     names = KeywordNames.from_db(conn)
     aliases = aliases_from_db(conn)
-    vocabulary = Vocabulary.from_db(conn)
+    vocabulary = warm.vocabulary(conn)
     _titles(conn)
-    card_index = card_names(conn) if cards and query else None
+    card_index = warm.card_names(conn) if cards and query else None
     with _TimeLimit(conn, time_limit) as clock:
         plan = read_query(query, names=names, aliases=aliases, vocabulary=None)
         mentions = []
@@ -277,31 +319,39 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
             order = _group_order(conn, hits, by_key, "lexical")
             rankings.append(order)
             weights.append(LEXICAL_WEIGHT if text_lang in plan.languages or not plan.languages
-                           else OTHER_LANGUAGE_WEIGHT)
+                           # beside the ranking of the words typed, by the share of them it has
+                           else OTHER_LANGUAGE_WEIGHT * (_translated_share(plan) if lang is None else 1.0))
             lexical_order += [k for k in order if k not in lexical_order]
+        definitions = _definition_order(conn, plan, lang, release, by_key)
         titles = _title_order(conn, plan, lang, release, by_key, vocabulary)
         if titles:
             rankings.append(titles)
             weights.append(TITLE_WEIGHT)
         if mentions:
             result.cards = _cards_shown(conn, mentions)
-            if release is None:  # the card's rules are numbers of the newest release
-                pointed = _card_order(conn, mentions, plan, by_key, section)
-                if pointed:
-                    rankings.append(pointed)
-                    weights.append(CARD_WEIGHT)
-        use_dense = (bool(plan.terms) or bool(mentions)) and ((needs_dense(plan) or not lexical_order) if dense is None else dense)
+        wants_dense = (needs_dense(plan) and not _verbatim(conn, plan)) or not lexical_order
+        use_dense = (bool(plan.terms) or bool(mentions)) and (wants_dense if dense is None else dense)
         if use_dense and release is None and section is None:
-            dense_order, note = _dense_order(conn, _dense_text(plan, query, result.cards, mentions), lang, by_key,
-                                             embedder_name, clock)
+            dense_order, note = _dense_order(conn, _dense_text(plan, query, result.cards, mentions),
+                                             _dense_language(plan, lang), by_key, embedder_name, clock)
             if note:
                 notes.append(note)
             if dense_order:
                 rankings.append(dense_order)
                 weights.append(DENSE_WEIGHT)
                 result.mode = "hybrid" if result.mode != "number" else "number"
+        if mentions and release is None:  # the card's rules are numbers of the newest release
+            pointed = _card_order(conn, mentions, plan, by_key, section)
+            if pointed:
+                rankings.append(pointed)
+                weights.append(CARD_WEIGHT)
         scores = rrf_scores(rankings, weights=weights)
         order = _specific_first(sorted(scores, key=lambda key: -scores[key]), by_key)
+        if definitions:
+            order = definitions + [k for k in order if k not in definitions]
+            top = max(scores.values(), default=0)
+            for i, key in enumerate(reversed(definitions), 1):
+                scores[key] = top + i / 1000
         if number_key is not None:
             order = [number_key] + [k for k in order if k != number_key]
             scores[number_key] = max(scores.values(), default=0) + 1
@@ -335,12 +385,14 @@ def _drop_card_words(plan: QueryPlan, mentions: list[CardMention]) -> None:
 
 
 def _card_order(conn, mentions: list[CardMention], plan: QueryPlan, by_key: dict, section: str | None) -> list:
+    """The rules the named cards' text points to, the question's words choosing among them
+    (:func:`.card_rules.card_rules`)."""
     newest = _newest(conn, "en")
     # "Urborg" is a card of its own and the word most who type it mean Urborg, Tomb of Yawgmoth by:
     # both are shown, the rules are the latter's.
     ids = [m.card_id for m in mentions
            if not (m.how == "exact" and any(o.how == "partial" and o.start == m.start for o in mentions))]
-    pointed = card_rules(conn, ids, release=newest)
+    pointed = card_rules(conn, ids, release=newest, plan=plan)
     if section:
         pointed = [p for p in pointed if p[1] == section or p[1].startswith(section)]
     hits = [LexicalHit(None, "rule", rel, "en", number, None, "", float(i)) for i, (rel, number, _) in enumerate(pointed)]
@@ -437,13 +489,43 @@ class _Group:
     via: set = field(default_factory=set)
 
 
+_NO_LINEAGES = {"releases": set(), "by_rule": {}, "by_lineage": {}}
+
+
+def _newest_lineages(conn, build: bool = True) -> dict:
+    """The rule lineage of the newest English and Japanese releases (what the default search
+    shows), in memory once per database: grouping and counterparts then ask SQLite nothing.
+    Read by :func:`prepare` (a server); a process that answers one query (``kb search``) asks
+    SQLite for the few rules it shows instead (``build=False`` before it was read)."""
+    if not build and (_db_key(conn), "newest lineages") not in _FACTS:
+        return _NO_LINEAGES
+
+    def compute():
+        releases = {(r, lg) for lg in ("en", "ja") if (r := _newest(conn, lg))}
+        by_rule, by_lineage = {}, {}
+        if _has(conn, "rule_lineage"):
+            for release, lang in releases:
+                for number, lineage in conn.execute(
+                        "select number, lineage_id from rule_lineage where release = ? and lang = ?", [release, lang]):
+                    by_rule[(release, lang, number)] = lineage
+                    by_lineage.setdefault((lineage, release, lang), number)
+        return {"releases": releases if _has(conn, "rule_lineage") else set(), "by_rule": by_rule,
+                "by_lineage": by_lineage}
+    return _fact(conn, ("newest lineages",), compute)
+
+
 def _lineages(conn, items: set[tuple[str, str, str]]) -> dict[tuple[str, str, str], int]:
     """(release, lang, number) → lineage id (none in a database without the rule history)."""
     out: dict = {}
     if not _has(conn, "rule_lineage"):
         return out
+    newest = _newest_lineages(conn, build=False)
     by_rl: dict[tuple[str, str], set[str]] = {}
     for release, lang, number in items:
+        if (release, lang) in newest["releases"]:
+            if (release, lang, number) in newest["by_rule"]:
+                out[(release, lang, number)] = newest["by_rule"][(release, lang, number)]
+            continue
         by_rl.setdefault((release, lang), set()).add(number)
     for (release, lang), numbers in by_rl.items():
         numbers_list = sorted(numbers)
@@ -511,6 +593,19 @@ def _dense_text(plan: QueryPlan, query: str, cards: list[dict] | None = None,
     return query + (" (" + ", ".join(extra) + ")" if extra else "")
 
 
+def _dense_language(plan: QueryPlan, lang: str | None) -> str | None:
+    """The language of the rules dense retrieval reads: the question's own where one language is
+    searched and the question is typed in the other (呪禁は何を防ぐ？ over the English rules). The
+    model matches a question with a rule far better in one language than across two, and a rule
+    found in Japanese is the same group as its English text (the rule lineage): the answer is
+    still the rule in the language asked for."""
+    if lang is not None and len(plan.languages) == 1:
+        (typed,) = plan.languages
+        if typed != lang and typed in ("en", "ja") and lang in ("en", "ja"):
+            return typed
+    return lang
+
+
 def _dense_order(conn, query: str, lang: str | None, by_key: dict, embedder_name: str | None, clock):
     with clock.suspended():
         model = dense_module.embedder(embedder_name)
@@ -541,13 +636,13 @@ _TITLES: dict = {}
 
 def _titles(conn) -> dict:
     """Titled rules and glossary terms by the words of their title (the ``search_titles`` table the
-    build makes): {(lang, words): [(release, number)]}."""
+    build makes): {(lang, words): [(release, number, kind)]}."""
     def compute():
         out: dict = {}
         if _has(conn, "search_titles"):
-            for lang, words, release, number in conn.execute(
-                    "select lang, words, release, number from search_titles order by rowid"):
-                out.setdefault((lang, tuple(words.split())), []).append((release, number))
+            for lang, words, release, number, kind in conn.execute(
+                    "select lang, words, release, number, kind from search_titles order by rowid"):
+                out.setdefault((lang, tuple(words.split())), []).append((release, number, kind))
         return out
     return _fact(conn, ("titles",), compute)
 
@@ -577,9 +672,120 @@ def _title_order(conn, plan: QueryPlan, lang: str | None, release: str | None, b
                 and vocabulary.docs.get(term.phrase.lower(), 0) > COMMON:
             continue
         words = english_stems(english_key(term.phrase)) if term.lang == "en" else tuple(term.phrase.split())
-        for rel, number in titles.get((term.lang, words), []):
+        for rel, number, _kind in titles.get((term.lang, words), []):
             hits.append(LexicalHit(None, "rule", rel, term.lang, number, None, "", -1.0))
     return _group_order(conn, hits, by_key, "title") if hits else []
+
+
+_CITED = re.compile(r"\b(rules?)\s+(\d{3}(?:\.\d+[a-z]?)?(?:(?:,\s*|\s+and\s+|\s+or\s+)\d{3}(?:\.\d+[a-z]?)?)*)"
+                    r"|(\d{3}(?:\.\d+[a-z]?)?)〔")
+_NUMBER = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
+
+
+def cited_rules(text: str) -> list[str]:
+    """The rules a glossary definition points to, in the order it names them.
+
+    >>> cited_rules("A counter that may be given to a player. See rule 122, “Counters,” and rule 704.5c.")
+    ['122', '704.5c']
+    >>> cited_rules("See rules 702.3 and 702.4.")
+    ['702.3', '702.4']
+    >>> cited_rules("rule 122〔カウンター〕、rule 704.5c 参照。"), cited_rules("122〔カウンター〕および 727〔RAD〕")
+    (['122', '704.5c'], ['122', '727'])
+    >>> cited_rules("A deck of exactly 100 cards.")
+    []
+    """
+    out: list[str] = []
+    for m in _CITED.finditer(text or ""):
+        out += _NUMBER.findall(m.group(2)) if m.group(2) else [m.group(3)]
+    return list(dict.fromkeys(out))
+
+
+def _translated_share(plan: QueryPlan) -> float:
+    """The share of what was typed that the other language's ranking looks for: names and slang
+    are translated, plain words are not, so for "toughness 0 or less" the Japanese text is searched
+    for タフネス alone, a third of the query, and its ranking counts a third as much."""
+    content = _typed_content(plan)
+    typed = [p for phrases in content.values() for p in phrases]
+    if not typed:
+        return 1.0
+    translated = {t.phrase for t in plan.terms if t.origin in ("name", "alias") and t.lang in plan.languages}
+    return sum(p in translated for p in typed) / len(typed)
+
+
+def _typed_content(plan: QueryPlan) -> dict[str, list[str]]:
+    """The words and keyword names typed, by language, in the order typed (no slang, no runs)."""
+    out: dict[str, list[str]] = {}
+    for t in plan.terms:
+        if t.lang in plan.languages and (t.origin in ("word", "correction", "name")
+                                         or (t.origin == "alias" and t.phrase == t.typed)):
+            out.setdefault(t.lang, [])
+            if t.phrase not in out[t.lang]:
+                out[t.lang].append(t.phrase)
+    return out
+
+
+def _title_words(title: str | None, lang: str) -> tuple[str, ...]:
+    """A title's words as ``search_titles`` keeps them (English stems, Japanese search form)."""
+    from .fts import english_stems
+
+    if lang == "en":
+        return english_stems(english_key(title or ""))
+    from ..japanese import search_form
+
+    return tuple(search_form(title or "").split())
+
+
+def _definition_order(conn, plan: QueryPlan, lang: str | None, release: str | None, by_key: dict) -> list:
+    """When what the query looks for is, whole, the title of a rule or a glossary term ("priority",
+    "poison counters", 呪禁, "what is mana value"): that rule, or the rules the term's definition
+    points to, in its order. A keyword's own rule comes before the rules that only use the word."""
+    if release is not None or plan.number:
+        return []
+    content = _typed_content(plan)
+    if len(content) != 1:
+        return []
+    (typed_lang, phrases), = content.items()
+    if lang is not None and typed_lang != lang:
+        return []
+    from .fts import english_stems
+
+    # The words in the order typed; in Japanese also the one run of content words (毒 カウンター),
+    # since a keyword name inside it (カウンター) comes before the run's other words.
+    runs = [t.phrase for t in plan.terms if t.origin == "phrase" and t.lang == typed_lang]
+    candidates = [" ".join(phrases)] + (runs if typed_lang != "en" and len(runs) == 1 else [])
+    titles = _titles(conn)
+    for joined in candidates:
+        words = english_stems(english_key(joined)) if typed_lang == "en" else tuple(joined.split())
+        if titles.get((typed_lang, words)):
+            break
+    else:
+        return []
+    numbers = _fact(conn, ("definition", typed_lang, words), lambda: _defined_by(conn, typed_lang, words))
+    hits = [LexicalHit(None, "rule", rel, typed_lang, n, None, "", -1.0) for rel, n in numbers]
+    return _group_order(conn, hits, by_key, "title") if hits else []
+
+
+def _defined_by(conn, typed_lang: str, words: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(release, number) of the rules a title stands for: a titled rule itself, a glossary term
+    the rules its definition names, in its order (rules of the release that exist only)."""
+    found = _titles(conn).get((typed_lang, words), [])
+    hits: list[LexicalHit] = []
+    for rel, number, kind in found:
+        numbers = [number]
+        if kind == "glossary":
+            rows = conn.execute("select title, text from search_current where kind = 'glossary' and lang = ?"
+                                " and release = ? and number = ?", [typed_lang, rel, number]).fetchall()
+            cited = [n for title, text in rows if _title_words(title, typed_lang) == words for n in cited_rules(text)]
+            numbers = list(dict.fromkeys([number, *cited]))
+        for n in numbers:
+            if not any(h.number == n for h in hits):
+                hits.append(LexicalHit(None, "rule", rel, typed_lang, n, None, "", -1.0))
+    if not hits:
+        return []
+    known = {(r[0], r[1]) for r in conn.execute(
+        f"select release, number from rules where lang = ? and number in ({','.join('?' * len(hits))})",
+        [typed_lang, *[h.number for h in hits]])}
+    return [(h.release, h.number) for h in hits if (h.release, h.number) in known]
 
 
 def _number_group(conn, number: str, lang: str | None, release: str | None, by_key: dict):
@@ -622,7 +828,14 @@ def _counterparts(conn, groups: list[_Group], release: str | None) -> dict:
                 out[(g.key, lg)] = (g.release, g.number)
         if g.key[0] == "lineage":
             lineage_ids.append(g.key[1])
-    if lineage_ids:
+    newest = _newest_lineages(conn, build=False)
+    if lineage_ids and all((targets[lg], lg) in newest["releases"] for lg in ("en", "ja")):
+        for lineage in lineage_ids:
+            for lg in ("en", "ja"):
+                found = newest["by_lineage"].get((lineage, targets[lg], lg))
+                if found:
+                    out.setdefault((("lineage", lineage), lg), (targets[lg], found))
+    elif lineage_ids:
         marks = ",".join("?" * len(lineage_ids))
         for lineage, lg, rel, number in conn.execute(
                 f"select lineage_id, lang, release, number from rule_lineage where lineage_id in ({marks})"
@@ -721,6 +934,11 @@ def mark(text: str, plan: QueryPlan, lang: str, *, width: int = 220) -> str:
     """
     if lang == "ja":
         keys = {w for t in plan.terms if t.lang == "ja" for w in t.phrase.split()}
+        # Words printed as searched (墓地, マナ総量) are marked where they stand; only when none is
+        # (探す printed 探し) does Sudachi segment the text to find their forms.
+        literal = sorted({k for k in keys if len(k) >= 2 and k in text}, key=len, reverse=True)
+        if literal:
+            return _mark_literal(text, literal, width)
         if keys:
             from ..japanese import highlight
 
@@ -738,6 +956,15 @@ def mark(text: str, plan: QueryPlan, lang: str, *, width: int = 220) -> str:
     piece = text[begin:begin + width]
     marked = pattern.sub(lambda m: MARK_START + m.group(0) + MARK_END, piece)
     return ("…" if begin else "") + marked + ("…" if begin + width < len(text) else "")
+
+
+def _mark_literal(text: str, words: list[str], width: int) -> str:
+    pattern = re.compile("|".join(re.escape(w) for w in words))
+    first = pattern.search(text)
+    begin = max(0, first.start() - width // 3) if first else 0
+    end = min(len(text), begin + width)
+    marked = pattern.sub(lambda m: MARK_START + m.group(0) + MARK_END, text[begin:end])
+    return ("…" if begin else "") + marked + ("…" if end < len(text) else "")
 
 
 def _others(conn, plan: QueryPlan, lang: str | None) -> list[dict]:

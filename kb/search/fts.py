@@ -58,13 +58,17 @@ def has_japanese(text: str) -> bool:
 
 
 def english_stems(key: str) -> tuple[str, ...]:
-    """The words of an :func:`english_key` as names are matched: a plural -s dropped,
-    so "poison counters" finds the glossary's Poison Counter.
+    """The words of an :func:`english_key` as names are matched: a plural -s dropped (-ies
+    made -y), so "poison counters" finds the glossary's Poison Counter and "mana abilities" its
+    Mana Ability.
 
     >>> english_stems("poison counters"), english_stems("less class")
     (('poison', 'counter'), ('less', 'class'))
+    >>> english_stems("mana abilities"), english_stems("copies"), english_stems("dies")
+    (('mana', 'ability'), ('copy',), ('die',))
     """
-    return tuple(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+    return tuple(w[:-3] + "y" if len(w) > 4 and w.endswith("ies")
+                 else w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
                  for w in key.split())
 
 

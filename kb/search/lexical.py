@@ -69,16 +69,115 @@ order by rank limit :limit
 """
 
 
+RANGED_OR_SQL = CURRENT_OR_SQL.replace(
+    "where search_current_fts match :query",
+    "where search_current_fts match :query and search_current_fts.rowid between :low and :high")
+
+# Rows of card text and card rulings outnumber the rules ten to one, and a common word
+# (graveyard) is in thousands of them: bm25 ranks at most this many of them, in row order.
+OTHER_CANDIDATES = 800
+
+OTHERS_SQL = """
+select s.id, s.kind, s.release, s.lang, s.number, s.title, s.text, ranked.rank
+from (select rowid as id, bm25(search_current_fts) as rank from search_current_fts
+      where search_current_fts match :query and rowid between :low and :high limit :candidates) ranked
+join search_current s on s.id = ranked.id
+where (:lang is null or s.lang = :lang) and s.kind in (select value from json_each(:kinds))
+order by ranked.rank limit :limit
+"""
+
+RULES_OR_SQL = """
+select s.id, s.kind, s.release, s.lang, s.number, s.title, s.text, bm25(search_rules_fts) as rank
+from search_rules_fts join search_current s on s.id = search_rules_fts.rowid
+where search_rules_fts match :query
+  and (:lang is null or s.lang = :lang)
+  and s.kind in (select value from json_each(:kinds))
+  and (:section is null or s.number = :section or s.number like :section || '.%'
+       or s.number glob :section || '[a-z]' or (length(:section) = 1 and substr(s.number, 1, 1) = :section))
+order by rank limit :limit
+"""
+
+RULE_LANGS = ("en", "ja")  # the languages search_rules_fts holds
+
+GAP = 2000  # ranges of rows closer than this are read as one
+
+
+def row_ranges(conn, kinds, lang: str | None) -> list[tuple[int, int]]:
+    """The ranges of ``search_current`` ids holding the rows of ``kinds`` in ``lang`` (any: None).
+
+    FTS5 ranks every row a MATCH finds before ``order by rank limit``; a rowid range inside the
+    MATCH keeps that to the rows asked for (the rules, not the 90,000 rows of cards), and the
+    kind and language are still checked row by row, so the ranges only ever make it faster.
+    """
+    spans = _spans(conn)
+    wanted = sorted(span for (kind, lg), span in spans.items() if kind in kinds and (lang is None or lg == lang))
+    merged: list[list[int]] = []
+    for low, high in wanted:
+        if merged and low <= merged[-1][1] + GAP:
+            merged[-1][1] = max(merged[-1][1], high)
+        else:
+            merged.append([low, high])
+    return [(low, high) for low, high in merged]
+
+
+_RULES_INDEX: dict = {}
+
+
+def has_rules_index(conn) -> bool:
+    """The database has ``search_rules_fts`` (built since round 3; older ones rank by id ranges)."""
+    path = _path(conn)
+    if path not in _RULES_INDEX:
+        _RULES_INDEX[path] = conn.execute(
+            "select 1 from sqlite_master where name = 'search_rules_fts'").fetchone() is not None
+    return _RULES_INDEX[path]
+
+
+def _path(conn) -> str:
+    row = next((r for r in conn.execute("pragma database_list") if r[1] == "main"), None)
+    return row[2] if row and row[2] else f"memory:{id(conn)}"
+
+
+_SPANS: dict = {}
+
+
+def _spans(conn) -> dict:
+    """{(kind, lang): (first id, last id)} of ``search_current``, once per database file."""
+    import os
+
+    row = next((r for r in conn.execute("pragma database_list") if r[1] == "main"), None)
+    path = row[2] if row and row[2] else f"memory:{id(conn)}"
+    stamp = os.stat(path).st_mtime_ns if os.path.exists(path) else None
+    cached = _SPANS.get(path)
+    if cached is None or cached[0] != stamp:
+        cached = _SPANS[path] = (stamp, {(kind, lg): (low, high) for kind, lg, low, high in conn.execute(
+            "select kind, lang, min(id), max(id) from search_current group by kind, lang")})
+    return cached[1]
+
+
 def lexical_hits(conn, plan: QueryPlan, *, lang: str | None = None, kinds=CR_KINDS, section: str | None = None,
                  release: str | None = None, limit: int = 80, terms_lang: str | None = None) -> list[LexicalHit]:
-    """The best ``limit`` rows for ``plan``, best first; ``terms_lang`` keeps the phrases of one language."""
+    """The best ``limit`` rows for ``plan``, best first; ``terms_lang`` keeps the phrases of one language.
+
+    Rows of the CR kinds are all ranked by bm25; rows of the other kinds (cards, rulings) only
+    the first :data:`OTHER_CANDIDATES` the MATCH finds in each range (they are only listed beside
+    the answer).
+    """
     expression = match_expression(plan, terms_lang)
     if not expression:
         return []
     if release is None:
-        rows = conn.execute(CURRENT_OR_SQL, {"query": expression, "lang": lang, "kinds": json.dumps(list(kinds)),
-                                             "section": section, "limit": limit}).fetchall()
-        return [LexicalHit(*row) for row in rows]
+        params = {"query": expression, "lang": lang, "kinds": json.dumps(list(kinds)), "section": section,
+                  "limit": limit}
+        if set(kinds) <= set(CR_KINDS) and lang in RULE_LANGS and has_rules_index(conn):
+            return [LexicalHit(*row) for row in conn.execute(RULES_OR_SQL, params).fetchall()]
+        rows = []
+        bounded = not set(kinds) & set(CR_KINDS)
+        for low, high in row_ranges(conn, kinds, lang):
+            params = {"query": expression, "lang": lang, "kinds": json.dumps(list(kinds)), "section": section,
+                      "limit": limit, "low": low, "high": high, "candidates": OTHER_CANDIDATES}
+            rows += conn.execute(OTHERS_SQL if bounded else RANGED_OR_SQL, params).fetchall()
+        rows.sort(key=lambda r: r[-1])
+        return [LexicalHit(*row) for row in rows[:limit]]
     scopes = scope_tokens(_Database(conn), release, lang)
     cr_kinds = tuple(k for k in CR_KINDS if k in kinds)
     if not scopes or not cr_kinds:

@@ -114,6 +114,14 @@ class AliasTable:
     def find(self, key: str) -> Alias | None:
         return self.by_word.get(key)
 
+    def of_language(self, lang: str) -> list[tuple[str, Alias]]:
+        """The (word, alias) pairs whose word is written in ``lang`` (a non-Latin script)."""
+        if not hasattr(self, "_by_lang"):
+            self._by_lang: dict[str, list[tuple[str, Alias]]] = {}
+            for key, alias in self.by_word.items():
+                self._by_lang.setdefault(detect(key) or "", []).append((key, alias))
+        return self._by_lang.get(lang, [])
+
 
 def _alias_key(word: str) -> str:
     return english_key(word) if not detect(word) else normalize_query(word)
@@ -228,6 +236,26 @@ def _read_english(chunk: str, plan: QueryPlan, terms: list[Term], names: Keyword
             if len(run) >= 2:
                 terms.append(Term(" ".join(run[-2:]), "en", "phrase"))
         i += 1
+    span = _span_phrase(items)
+    if span and not any(t.phrase == span for t in terms):
+        terms.append(Term(span, "en", "phrase"))
+
+
+SPAN = (3, 6)  # a short query's words from its first content word to its last are also a phrase
+
+
+def _span_phrase(items: list[str]) -> str | None:
+    """The words typed from the first content word to the last, stopwords included, when they are
+    few: "toughness 0 or less" is a phrase of the rules as well as three words.
+
+    >>> _span_phrase("toughness 0 or less".split()), _span_phrase("what is hexproof".split())
+    ('toughness 0 or less', None)
+    """
+    content = [i for i, w in enumerate(items) if w not in STOPWORDS and (len(w) > 1 or w.isdigit())]
+    if not content:
+        return None
+    span = items[content[0]:content[-1] + 1]
+    return " ".join(span) if SPAN[0] <= len(span) <= SPAN[1] else None
 
 
 def _add_alias(alias: Alias, typed: str, terms: list[Term]) -> None:
@@ -241,8 +269,8 @@ def _read_segmented(lang: str, chunk: str, plan: QueryPlan, terms: list[Term], n
     plan.languages.add(lang)
     compact = chunk.replace(" ", "")
     # Slang first, as typed (ETB誘発, バウンス): a segmenter may split it where players don't.
-    for key, alias in aliases.by_word.items():
-        if detect(key) == lang and key in compact:
+    for key, alias in aliases.of_language(lang):
+        if key in compact:
             _add_alias(alias, key, terms)
     runs = seg.segment_query(chunk)
     content = seg.content_words(chunk)
@@ -265,7 +293,7 @@ def _read_segmented(lang: str, chunk: str, plan: QueryPlan, terms: list[Term], n
     for run in runs:
         if len(run.split()) > 1:
             terms.append(Term(run, lang, "phrase"))
-    slang = {k for k in aliases.by_word if detect(k) == lang}
+    slang = {k for k, _ in aliases.of_language(lang)}
     terms.extend(Term(w, lang, "alias" if w in slang else "word", w) for w in content)
     all_words = [w for r in runs for w in r.split()]
     plan.dropped.extend(w for w in all_words if w not in content_set and w not in plan.dropped)
