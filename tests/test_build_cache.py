@@ -2,7 +2,9 @@
 
 The corpus is small (two English releases and everything else of the real
 one: every step that caches something runs on it) and the cache a fresh one, so the first
-build fills it and the second reads every entry back.
+build computes everything (as ``--no-cache`` would, writing what it computed) and the
+second reads every entry back. Two builds, not three: a build with ``cache_dir=False``
+computes the same things the filling build does, and costs the suite minutes.
 """
 
 from __future__ import annotations
@@ -28,14 +30,12 @@ def hits(summary, namespace: str) -> tuple[int, int]:
 def test_a_build_from_the_cache_equals_a_build_without_it(corpus, tmp_path):
     root = make_corpus(tmp_path / "corpus", corpus, ENGLISH)
     cache = tmp_path / "cache"
-    uncached = build_database(tmp_path / "uncached.db", root, show_progress=False, cache_dir=False)
-    assert uncached.mode == "full" and not any(hits(uncached, n)[0] for n in ("cr-en", "pairs", "scenarios"))
     filling = build_database(tmp_path / "filling.db", root, show_progress=False, cache_dir=cache)
-    assert hits(filling, "scenarios")[0] == 0 and hits(filling, "scenarios")[1] > 100
+    assert filling.mode == "full" and not any(hits(filling, n)[0] for n in ("cr-en", "pairs", "scenarios"))
+    assert hits(filling, "scenarios")[1] > 100
     cached = build_database(tmp_path / "cached.db", root, show_progress=False, cache_dir=cache)
     assert cached.mode == "full"
     for namespace in ("cr-en", "pairs", "scenarios", "step-cards", "lineages", "ruling-links"):
         found, looked = hits(cached, namespace)
         assert looked and found == looked, (namespace, cached.cache)
-    assert_same_database(tmp_path / "uncached.db", tmp_path / "cached.db")
     assert_same_database(tmp_path / "filling.db", tmp_path / "cached.db")
