@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import dataclasses
 import difflib
 import re
@@ -198,8 +199,17 @@ def load_scenario_text(text: str, display: str, pool: CardPool | None = None) ->
 
 
 def _default_pool() -> CardPool:
-    from .card_pool import default_corpus
-    return load_card_pool(default_corpus())
+    """The corpus's pool, read once per process while its card files and ``data/cards.toml`` are unchanged
+    (reading it is seconds; each scenario run without a pool used to pay them, and parse its cards again)."""
+    from .card_pool import CARDS_TOML, _cache_key, default_corpus
+    corpus = default_corpus()
+    toml = CARDS_TOML.stat().st_mtime_ns if CARDS_TOML.exists() else 0
+    return _pool_for(corpus, _cache_key(corpus), toml)
+
+
+@functools.lru_cache(maxsize=2)
+def _pool_for(corpus: Path, key: str, cards_toml_mtime: int) -> CardPool:
+    return load_card_pool(corpus)
 
 
 def _scenario(raw: dict[str, Any], module: ModuleType, path: str, line: int, end: int, lines: tuple[str, ...],
