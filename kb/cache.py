@@ -87,6 +87,20 @@ def file_digest(path: str | os.PathLike) -> str:
 _CODE_VERSIONS: dict[tuple[str, ...], str] = {}
 
 
+def package_versions(*packages: str) -> list[str]:
+    """``"name version"`` of each installed package (its bare name when it is not installed): part of a cache key
+    when what is cached depends on a package's data, as Japanese rows do on SudachiPy's dictionary."""
+    from importlib import metadata
+
+    versions = []
+    for package in packages:
+        try:
+            versions.append(f"{package} {metadata.version(package)}")
+        except metadata.PackageNotFoundError:
+            versions.append(package)
+    return versions
+
+
 def code_version(*modules: str) -> str:
     """A digest of the source of ``modules`` (dotted names), the Python version and :data:`FORMAT`.
 

@@ -133,16 +133,9 @@ def inputs_of(modules: tuple[str, ...], folder: str):
     under ``folder`` (with the versions of the Japanese segmenter, which search forms come from)."""
 
     def cache_inputs(ctx: "BuildContext") -> list[str]:
-        from importlib import metadata
+        from .cache import code_version, digest, file_digest, package_versions
 
-        from .cache import code_version, digest, file_digest
-
-        versions = []
-        for package in ("sudachipy", "sudachidict_core"):
-            try:
-                versions.append(f"{package} {metadata.version(package)}")
-            except metadata.PackageNotFoundError:
-                versions.append(package)
+        versions = package_versions("sudachipy", "sudachidict_core")
         prefix = folder.rstrip("/") + "/"
         found = sorted((p, d) for p, (d, _size) in ctx.inputs.items() if p.startswith(prefix))
         if not ctx.inputs:   # a context made without the build's inputs (tests, tools)

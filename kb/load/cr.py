@@ -206,16 +206,9 @@ def insert_records(ctx: BuildContext, records: list, *, search_ja=None, cache_as
 
 def _rows_code_version() -> str:
     """Rows of any language: the parsers, the search form and the dictionary it segments with."""
-    from importlib import metadata
+    from ..cache import digest, package_versions
 
-    from ..cache import digest
-
-    versions = []
-    for package in ("sudachipy", "sudachidict_core"):
-        try:
-            versions.append(f"{package} {metadata.version(package)}")
-        except metadata.PackageNotFoundError:
-            versions.append(package)
+    versions = package_versions("sudachipy", "sudachidict_core")
     return digest(code_version(*PARSER_MODULES, "ingest.cr_ja", "ingest.glossary_ja", "kb.japanese"), *versions)
 
 
