@@ -100,3 +100,15 @@ def test_kb_cards_unparsed(corpus):
     assert data["keywords"]["Dredge"]["lines"] == data["keywords"]["Dredge"]["read"] >= 10
     result = CliRunner().invoke(cards_command, ["--corpus", str(corpus)])
     assert result.exit_code == 2 and "--unparsed" in result.output
+
+
+def test_keyword_lists_of_old_and_un_cards():
+    """Old Fogey's line lists nine keywords; "bands with other …" is Banding (702.22c), a name stops at its comma."""
+    ability = parse_line("Phasing, cumulative upkeep {1}, echo {G}{G}, fading 3, bands with other Dinosaurs, "
+                         "protection from Homarids, snow-covered plainswalk, flanking, rampage 2", "Old Fogey")
+    assert [title for title, _ in ability.keywords] == [
+        "Phasing", "Cumulative Upkeep", "Echo", "Fading", "Banding", "Protection", "Landwalk", "Flanking", "Rampage"]
+    assert dict(ability.keywords)["Banding"] == "Dinosaurs"
+    assert parse_line("Bands with other legendary creatures", "X").keywords == (("Banding", "legendary creatures"),)
+    assert parse_line("Partner with Pir, Imaginative Rascal", "Toothy").keywords == (
+        ("Partner", "Pir, Imaginative Rascal"),)

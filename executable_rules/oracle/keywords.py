@@ -65,7 +65,8 @@ KEYWORD_ABILITIES: dict[str, str] = {
 """Every keyword ability (Keyword Abilities — CR 702) by its title, with the shape of its argument."""
 
 KEYWORD_FAMILIES: dict[str, str] = {
-    r"(?:nonbasic |snow |legendary |artifact )?[a-z]*walk": "Landwalk",
+    r"(?:nonbasic |snow |snow-covered |legendary |artifact )?[a-z]*walk": "Landwalk",
+    r"bands with other": "Banding",     # "bands with other legendary creatures" (Banding — CR 702.22c)
     r"(?:basic )?[a-z]*cycling": "Cycling",
     r"megamorph": "Morph",
     r"multikicker": "Kicker",
