@@ -549,6 +549,29 @@ def load_card_pool(corpus: Path, cards_toml: Path = CARDS_TOML) -> CardPool:
     return build_pool(dict(cards), rulings, japanese, cards_toml)
 
 
+def shared_card_pool(corpus: Path | None = None) -> CardPool:
+    """:func:`load_card_pool` read once per process: reading the pool costs seconds, and a caller that
+    asks many times (``kb check`` by each name, every scenario run without a pool) must not pay them each
+    time. It is read again when a card folder gains or loses a file or ``data/cards.toml`` changes (the
+    folders' and the file's mtimes, a few ``stat`` calls; the full key of :func:`_cache_key` stats and
+    hashes every file, a fifth of a second). Callers share the pool: treat it as read-only."""
+    corpus = (corpus or default_corpus()).resolve()
+    cards = corpus / "cards"
+    quick = tuple(d.stat().st_mtime_ns if d.is_dir() else 0
+                  for d in (cards, cards / "oracle_sets", cards / "oracle_xml", cards / "forge"))
+    quick += (CARDS_TOML.stat().st_mtime_ns if CARDS_TOML.exists() else 0,)
+    with _SHARED_LOCK:
+        held = _SHARED.get(corpus)
+        if held is None or held[0] != quick:
+            held = (quick, load_card_pool(corpus))
+            _SHARED[corpus] = held
+        return held[1]
+
+
+_SHARED: dict[Path, tuple[tuple[int, ...], CardPool]] = {}
+_SHARED_LOCK = threading.Lock()
+
+
 def build_pool(cards: dict[str, OracleCard], rulings: list[CardRuling], japanese: dict[str, str],
                cards_toml: Path | None = CARDS_TOML) -> CardPool:
     """A pool from cards already read, the hand-written cards of ``cards_toml`` added where the corpus lacks them."""

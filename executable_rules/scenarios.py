@@ -19,7 +19,6 @@ True
 
 from __future__ import annotations
 
-import functools
 import dataclasses
 import difflib
 import re
@@ -199,17 +198,10 @@ def load_scenario_text(text: str, display: str, pool: CardPool | None = None) ->
 
 
 def _default_pool() -> CardPool:
-    """The corpus's pool, read once per process while its card files and ``data/cards.toml`` are unchanged
-    (reading it is seconds; each scenario run without a pool used to pay them, and parse its cards again)."""
-    from .card_pool import CARDS_TOML, _cache_key, default_corpus
-    corpus = default_corpus()
-    toml = CARDS_TOML.stat().st_mtime_ns if CARDS_TOML.exists() else 0
-    return _pool_for(corpus, _cache_key(corpus), toml)
-
-
-@functools.lru_cache(maxsize=2)
-def _pool_for(corpus: Path, key: str, cards_toml_mtime: int) -> CardPool:
-    return load_card_pool(corpus)
+    """The corpus's pool, read once per process (:func:`~executable_rules.card_pool.shared_card_pool`): each
+    scenario run without a pool used to read it again, and parse its cards again."""
+    from .card_pool import shared_card_pool
+    return shared_card_pool()
 
 
 def _scenario(raw: dict[str, Any], module: ModuleType, path: str, line: int, end: int, lines: tuple[str, ...],
@@ -316,6 +308,7 @@ def load_scenarios(directory: Path = SCENARIO_DIR, pool: CardPool | None = None,
     ((path, text) pairs, as the database keeps them); ids are unique."""
     scenarios: list[Scenario] = []
     seen: dict[str, Scenario] = {}
+    pool = pool if pool is not None else _default_pool()
     for display, text in (files if files is not None else scenario_files(directory)):
         for s in load_scenario_text(text, display, pool):
             if s.id in seen:

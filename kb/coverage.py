@@ -297,12 +297,12 @@ def keyword_for_name(conn: Any, name: str) -> tuple[str, str] | None:
 def scenarios_run_now(corpus: Any = None, keyword: str | None = None) -> list[dict[str, Any]]:
     """Every scenario of ``data/scenarios/`` (of ``keyword`` only, if given), run now, as :func:`coverage`
     takes them (no build needed)."""
-    from executable_rules.card_pool import load_card_pool
+    from executable_rules.card_pool import shared_card_pool
     from executable_rules.scenarios import load_scenarios, run_scenario
 
     from .corpus import find_corpus
 
-    pool = load_card_pool(corpus or find_corpus())
+    pool = shared_card_pool(corpus or find_corpus())
     out = []
     for s in load_scenarios(pool=pool):
         if keyword is not None and s.keyword != keyword:

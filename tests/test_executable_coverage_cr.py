@@ -242,14 +242,19 @@ def test_the_checks_table_keeps_out_of_reach(kb_db):
 # ------------------------------------------------------------------ kb check by any Japanese name
 
 
+@pytest.fixture(scope="module")
+def every_scenario():
+    from executable_rules.scenarios import load_scenarios
+    return load_scenarios()
+
+
 @pytest.mark.parametrize("module", ACTIONS, ids=module_name)
-def test_kb_check_finds_a_modules_scenarios_by_every_japanese_name(module, kb_db, corpus, newest):
+def test_kb_check_finds_a_modules_scenarios_by_every_japanese_name(module, kb_db, corpus, newest, every_scenario):
     import click
 
-    from executable_rules.scenarios import load_scenarios
     from kb.cli.check import find_scenarios
 
-    own = [s.id for s in load_scenarios() if s.module is module]
+    own = [s.id for s in every_scenario if s.module is module]
     if not own:
         pytest.skip(f"{module.KEYWORD} has no scenario yet")
     names = list(module.JAPANESE)

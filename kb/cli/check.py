@@ -20,16 +20,30 @@ import click
 from ..options import corpus_option, db_option, json_option, resolve_corpus
 
 
+_LOADED: dict[tuple, list] = {}
+
+
+def _scenarios(directory: Path, pool: Any, load: Any) -> list:
+    """The scenarios of ``directory`` read once per process while its files are unchanged (reading 118
+    TOML files costs a second; a caller asking by many names must not pay it each time)."""
+    files = tuple((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in sorted(directory.glob("*.toml")))
+    key = (str(directory.resolve()), files, id(pool))
+    if key not in _LOADED:
+        _LOADED.clear()
+        _LOADED[key] = load(directory, pool)
+    return list(_LOADED[key])
+
+
 def find_scenarios(target: str | None, corpus: Path, db: Any = None, scenarios_dir: Path | None = None) -> tuple[list, str]:
     """The scenarios ``target`` selects and a note on how it was read; ``click.ClickException`` if none."""
-    from executable_rules.card_pool import load_card_pool
+    from executable_rules.card_pool import shared_card_pool
     from executable_rules.rules_index import newest_rules
     from executable_rules.scenarios import SCENARIO_DIR, load_scenarios, select_scenarios
     from ingest.records import SourceError
 
     try:
-        pool = load_card_pool(corpus)
-        scenarios = load_scenarios(scenarios_dir or SCENARIO_DIR, pool)
+        pool = shared_card_pool(corpus)
+        scenarios = _scenarios(scenarios_dir or SCENARIO_DIR, pool, load_scenarios)
     except SourceError as e:
         raise click.ClickException(str(e)) from None
     selected = select_scenarios(scenarios, target)
