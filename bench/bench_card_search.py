@@ -62,7 +62,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from kb.search.cards import card_names
-    from kb.search.engine import answer
+    from kb.search.engine import SearchError, answer
     from kb.search.typos import Vocabulary
 
     path = db_path(args.db)
@@ -98,12 +98,19 @@ def main() -> None:
     dense = False if args.lexical else None
     systems = {"with cards": dict(cards=True), "without cards": dict(cards=False)}
     results: dict[str, list] = {}
+    rejected: set[str] = set()
     seconds: dict[str, float] = {}
     for name, kw in systems.items():
         t = time.perf_counter()
         rows = []
         for c in cases:
-            a = answer(conn, c["q"], lang=c["search"], limit=DEPTH, others=False, time_limit=30, dense=dense, **kw)
+            try:
+                a = answer(conn, c["q"], lang=c["search"], limit=DEPTH, others=False, time_limit=30, dense=dense,
+                           **kw)
+            except SearchError:  # a question longer than the search accepts: no answer, a miss
+                rejected.add(c["q"])
+                rows.append((c, []))
+                continue
             rows.append((c, [g.number for g in a.groups]))
         results[name] = rows
         seconds[name] = time.perf_counter() - t
@@ -125,6 +132,9 @@ def main() -> None:
                 mrr = sum(1 / r for r in ranks if r) / len(rows)
                 print(f"{category:<12} {len(rows):>4}  {name:<14} {top3:>7.1%} {mrr:>7.3f}")
             print()
+    if rejected:
+        print(f"rejected by the search (too long), counted as misses: {len(rejected)} queries"
+              f" ({sum(c['frozen'] for c in cases if c['q'] in rejected)} of them frozen)")
     cards_named = [c for c in cases if c["category"] in CARD_CATEGORIES]
     if cards_named:
         hit = sum(bool(recognised[c["q"]]) for c in cards_named)
