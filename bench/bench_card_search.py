@@ -122,16 +122,19 @@ def main() -> None:
         print(f"== {part} part")
         print(f"{'category':<12} {'n':>4}  {'system':<14} {'top-3':>7} {'MRR@10':>7}")
         for category in CATEGORIES + ["card players", "all"]:
+            shown = False
             for name in systems:
                 rows = [(c, n) for c, n in results[name] if c["frozen"] == (part == "frozen")
                         and (category == "all" or c["category"] == category)]
                 if not rows:
                     continue
+                shown = True
                 ranks = [first_rank(numbers, c["expect"]) for c, numbers in rows]
                 top3 = sum(r is not None and r <= 3 for r in ranks) / len(rows)
                 mrr = sum(1 / r for r in ranks if r) / len(rows)
                 print(f"{category:<12} {len(rows):>4}  {name:<14} {top3:>7.1%} {mrr:>7.3f}")
-            print()
+            if shown:
+                print()
     if rejected:
         print(f"rejected by the search (too long), counted as misses: {len(rejected)} queries"
               f" ({sum(c['frozen'] for c in cases if c['q'] in rejected)} of them frozen)")
