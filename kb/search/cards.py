@@ -55,7 +55,6 @@ MIN_FUZZY = 6  # characters: a shorter name is only ever recognised as typed
 MIN_CJK = 5  # characters: a shorter Japanese or Chinese name only in 《》, 「」 or 【】 (as Q&A writes them)
 PARTIAL_MIN = 5  # letters: the distinctive first word of a long name, alone ("Urborg")
 
-_SENTENCE_END = re.compile(r"(?:^|[.?!:;]|\n)[\s\"'“”(]*$")  # what comes before a sentence's first word
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f々〆ー・、，]+")
 _QUOTED = re.compile(r"\[\[([^\[\]]{1,141})\]\]|\"([^\"]{1,141})\"|“([^”]{1,141})”|《([^《》]{1,141})》|「([^「」]{1,141})」"
@@ -121,6 +120,16 @@ class _Entry:
     alias: str
     lang: str
     kind: str
+
+
+def _starts_sentence(query: str, start: int) -> bool:
+    """Whether the word at ``start`` begins the query or a sentence of it.
+
+    >>> _starts_sentence("I'm at 0 life now. What happens?", 19), _starts_sentence("does Blood Moon", 5)
+    (True, False)
+    """
+    before = query[:start].rstrip(" \t\"'“”(")
+    return not before or before[-1] in ".?!:;\n"
 
 
 def _without_back_references(found: list[CardMention]) -> list[CardMention]:
@@ -286,7 +295,7 @@ class CardNames:
         words = [fold_word(t) for t, _, _ in tokens]
         # A sentence's first word is capitalised whatever it is ("… I'm at 0 life now. What happens?"):
         # its capital says no more there than at the start of the query.
-        starts = {i for i, (_, s, _) in enumerate(tokens) if _SENTENCE_END.search(query[:s])}
+        starts = {i for i, (_, s, _) in enumerate(tokens) if _starts_sentence(query, s)}
         # Capitals mean a name only where the query isn't capitalised throughout.
         capitals = sum(t[0].isupper() for t, _, _ in tokens) / len(tokens)
         capitals_say = capitals < 0.6
