@@ -1,7 +1,11 @@
 """Questions that name cards: search with card recognition against the same search without it, in one run.
 
     python bench/bench_card_search.py [--db kb.db] [--part tuning|frozen|all] [--categories card,...]
-                                      [--lexical] [--misses]
+                                      [--set eval|players|all] [--lexical] [--misses]
+
+``--set players`` reads tests/data/card_questions.toml (category ``card players``: questions that
+name cards as players asked them, each with its part, drawn before the first run); ``eval`` the
+categories of tests/data/search_eval.toml; ``all`` (the default) both, in the same run.
 
 Prints, per part (tuning, frozen) and category of tests/data/search_eval.toml,
 top-3 and MRR@10 of :func:`kb.search.engine.answer` with ``cards=True`` (the
@@ -28,6 +32,20 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from search_quality import CATEGORIES, DEPTH, first_rank, load_cases  # noqa: E402
 
+PLAYERS = ROOT / "tests" / "data" / "card_questions.toml"
+CARD_CATEGORIES = ["card", "card players"]
+
+
+def load_card_questions(path: Path = PLAYERS) -> list[dict]:
+    """The players' card questions: category ``card players``, ``frozen`` from the file's ``part``."""
+    import tomllib
+
+    with open(path, "rb") as f:
+        rows = tomllib.load(f)["query"]
+    return [{"q": r["q"], "lang": r["lang"], "category": "card players", "search": None,
+             "expect": r["expect"], "frozen": r["part"] == "frozen", "cards": r.get("cards", [])}
+            for r in rows]
+
 from kb.database import db_path  # noqa: E402
 from kb.sqlite import sqlite3  # noqa: E402
 
@@ -37,17 +55,21 @@ def main() -> None:
     parser.add_argument("--db", default=None)
     parser.add_argument("--part", choices=["tuning", "frozen", "all"], default="all")
     parser.add_argument("--categories", default=None, help="Comma-separated categories (default: all).")
+    parser.add_argument("--set", dest="which", choices=["eval", "players", "all"], default="all",
+                        help="Which questions: search_eval.toml, card_questions.toml, or both.")
     parser.add_argument("--lexical", action="store_true", help="Both systems without dense retrieval.")
     parser.add_argument("--misses", action="store_true", help="List the tuning card questions missed in the top 3.")
     args = parser.parse_args()
 
     from kb.search.cards import card_names
-    from kb.search.engine import answer
+    from kb.search.engine import SearchError, answer
     from kb.search.typos import Vocabulary
 
     path = db_path(args.db)
     conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
-    cases = load_cases()
+    cases = [] if args.which == "players" else load_cases()
+    if args.which != "eval" and PLAYERS.exists():
+        cases += load_card_questions()
     if args.categories:
         wanted = set(args.categories.split(","))
         cases = [c for c in cases if c["category"] in wanted]
@@ -76,12 +98,19 @@ def main() -> None:
     dense = False if args.lexical else None
     systems = {"with cards": dict(cards=True), "without cards": dict(cards=False)}
     results: dict[str, list] = {}
+    rejected: set[str] = set()
     seconds: dict[str, float] = {}
     for name, kw in systems.items():
         t = time.perf_counter()
         rows = []
         for c in cases:
-            a = answer(conn, c["q"], lang=c["search"], limit=DEPTH, others=False, time_limit=30, dense=dense, **kw)
+            try:
+                a = answer(conn, c["q"], lang=c["search"], limit=DEPTH, others=False, time_limit=30, dense=dense,
+                           **kw)
+            except SearchError:  # a question longer than the search accepts: no answer, a miss
+                rejected.add(c["q"])
+                rows.append((c, []))
+                continue
             rows.append((c, [g.number for g in a.groups]))
         results[name] = rows
         seconds[name] = time.perf_counter() - t
@@ -92,22 +121,28 @@ def main() -> None:
     for part in parts:
         print(f"== {part} part")
         print(f"{'category':<12} {'n':>4}  {'system':<14} {'top-3':>7} {'MRR@10':>7}")
-        for category in CATEGORIES + ["all"]:
+        for category in CATEGORIES + ["card players", "all"]:
+            shown = False
             for name in systems:
                 rows = [(c, n) for c, n in results[name] if c["frozen"] == (part == "frozen")
                         and (category == "all" or c["category"] == category)]
                 if not rows:
                     continue
+                shown = True
                 ranks = [first_rank(numbers, c["expect"]) for c, numbers in rows]
                 top3 = sum(r is not None and r <= 3 for r in ranks) / len(rows)
                 mrr = sum(1 / r for r in ranks if r) / len(rows)
                 print(f"{category:<12} {len(rows):>4}  {name:<14} {top3:>7.1%} {mrr:>7.3f}")
-            print()
-    cards_named = [c for c in cases if c["category"] == "card"]
+            if shown:
+                print()
+    if rejected:
+        print(f"rejected by the search (too long), counted as misses: {len(rejected)} queries"
+              f" ({sum(c['frozen'] for c in cases if c['q'] in rejected)} of them frozen)")
+    cards_named = [c for c in cases if c["category"] in CARD_CATEGORIES]
     if cards_named:
         hit = sum(bool(recognised[c["q"]]) for c in cards_named)
         print(f"card questions with a card recognised: {hit} of {len(cards_named)}")
-    others = [c for c in cases if c["category"] != "card"]
+    others = [c for c in cases if c["category"] not in CARD_CATEGORIES]
     false = [c for c in others if recognised[c["q"]]]
     print(f"false positives: {len(false)} of {len(others)} queries of the other categories"
           f" ({sum(c['frozen'] for c in false)} of them frozen)")
@@ -120,7 +155,7 @@ def main() -> None:
     if args.misses:
         print("\nwith cards, tuning part, not in the top 3:")
         for c, numbers in results["with cards"]:
-            if c["frozen"] or c["category"] != "card":
+            if c["frozen"] or c["category"] not in CARD_CATEGORIES:
                 continue
             r = first_rank(numbers, c["expect"])
             if not r or r > 3:

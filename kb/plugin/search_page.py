@@ -31,7 +31,7 @@ from .bounded import execute_bounded
 CR_KINDS = ("rule", "example", "glossary")
 OTHER_KINDS = ("ruling", "card", "card ruling")
 
-MAX_QUERY = 200
+MAX_QUERY = 400  # as kb.search.engine.MAX_QUERY
 _RELEASE = re.compile(r"\d{8}")
 _SECTION = re.compile(r"\d(?:\d\d(?:\.\d+[a-z]?)?)?")
 

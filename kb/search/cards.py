@@ -122,6 +122,36 @@ class _Entry:
     kind: str
 
 
+def _starts_sentence(query: str, start: int) -> bool:
+    """Whether the word at ``start`` begins the query or a sentence of it.
+
+    >>> _starts_sentence("I'm at 0 life now. What happens?", 19), _starts_sentence("does Blood Moon", 5)
+    (True, False)
+    """
+    before = query[:start].rstrip(" \t\"'“”(")
+    return not before or before[-1] in ".?!:;\n"
+
+
+def _without_back_references(found: list[CardMention]) -> list[CardMention]:
+    """Drop a one-word name that is a word of another card the query names: players call a card
+    they have named by its last word ("Unstable Shapeshifter … Do both Mogg Squad and the
+    Shapeshifter die?"), and that word is seldom the card of that name.
+
+    >>> a = CardMention(1, "Unstable Shapeshifter", "Unstable Shapeshifter", "en", "exact", 100.0, 7, 28)
+    >>> b = CardMention(2, "Shapeshifter", "Shapeshifter", "en", "exact", 100.0, 60, 72)
+    >>> [m.name for m in _without_back_references([a, b])]
+    ['Unstable Shapeshifter']
+    """
+    out = []
+    for m in found:
+        typed = name_words(m.typed)
+        if m.how == "exact" and len(typed) == 1 and any(
+                o.end <= m.start and len(name_words(o.name)) > 1 and typed[0] in name_words(o.name) for o in found):
+            continue
+        out.append(m)
+    return out
+
+
 @dataclass
 class CardNames:
     """Every card name, indexed for :meth:`find` (see the module docstring)."""
@@ -210,7 +240,7 @@ class CardNames:
         for m in self._latin_scan(query, taken, known):
             add(m)
         found.sort(key=lambda m: m.start)
-        return found[:limit]
+        return _without_back_references(found)[:limit]
 
     def _mention(self, entry: _Entry, typed: str, how: str, score: float, start: int, end: int) -> CardMention:
         return CardMention(entry.card_id, self.card_names.get(entry.card_id) or entry.alias, typed, entry.lang,
@@ -263,6 +293,9 @@ class CardNames:
         if not tokens:
             return []
         words = [fold_word(t) for t, _, _ in tokens]
+        # A sentence's first word is capitalised whatever it is ("… I'm at 0 life now. What happens?"):
+        # its capital says no more there than at the start of the query.
+        starts = {i for i, (_, s, _) in enumerate(tokens) if _starts_sentence(query, s)}
         # Capitals mean a name only where the query isn't capitalised throughout.
         capitals = sum(t[0].isupper() for t, _, _ in tokens) / len(tokens)
         capitals_say = capitals < 0.6
@@ -277,7 +310,7 @@ class CardNames:
             for n in sorted(self.lengths.get(words[i], ()), reverse=True):
                 key = tuple(words[i:i + n])
                 if len(key) == n and key in self.latin and not any(used[i:i + n]) \
-                        and self._counts(key, tokens[i:i + n], i, capitals_say):
+                        and self._counts(key, tokens[i:i + n], 0 if i in starts else i, capitals_say):
                     hit = (key, n)
                     break
             if hit:

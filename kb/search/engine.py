@@ -41,7 +41,7 @@ from .lexical import LexicalHit, lexical_hits
 from .query import Alias, AliasTable, QueryPlan, read_query
 from .typos import Vocabulary
 
-MAX_QUERY = 200
+MAX_QUERY = 400  # a player's question that names two or three cards runs to 300 characters (tests/data/card_questions.toml)
 TIME_LIMIT = 2.0  # seconds of CPU time a search may take once the database's word lists are loaded
 OTHER_KINDS = ("ruling", "card", "card ruling")
 DENSE_DEPTH = 40
