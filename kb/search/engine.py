@@ -48,7 +48,7 @@ DENSE_DEPTH = 40
 LEXICAL_DEPTH = 50
 DENSE_WEIGHT = 4.0  # e5 alone answers more questions than lexical alone: its ranking counts four times
 LEXICAL_WEIGHT = 1.0
-LONG_QUESTION = 6  # content words past which a question is long (players write 8–14; our own set, 2–5)
+LONG_QUESTION = 8  # typed content words past which a question is long (players write 8–14; our first set, 2–5)
 LONG_DENSE_WEIGHT = 2.0  # dense weighs half as much in a long question (measured on the tuning halves)
 OTHER_LANGUAGE_WEIGHT = 0.5  # the ranking of the other language's text (matched through names)
 TITLE_WEIGHT = 1.0  # rules whose title is a phrase of the query (Hexproof for "what does hexproof stop")
@@ -258,8 +258,9 @@ def _dense_weight(plan: QueryPlan) -> float:
     """:data:`DENSE_WEIGHT`, or :data:`LONG_DENSE_WEIGHT` for a question of more than
     :data:`LONG_QUESTION` content words (one sentence vector spread over a long question says less
     than the words it holds)."""
-    words = {t.phrase for t in plan.terms if t.origin in ("word", "correction", "alias")}
-    return LONG_DENSE_WEIGHT if len(words) > LONG_QUESTION else DENSE_WEIGHT
+    typed = {t.typed or t.phrase for t in plan.terms
+             if t.origin in ("word", "correction", "alias") or (t.origin == "name" and t.lang in plan.languages)}
+    return LONG_DENSE_WEIGHT if len(typed) > LONG_QUESTION else DENSE_WEIGHT
 
 
 def answer(conn, query: str, *, lang: str | None = None, release: str | None = None, section: str | None = None,
