@@ -76,7 +76,7 @@ async def test_search_page_validates_every_parameter(ds):
         ("q=x&release=2026", "release must be a date as YYYYMMDD, not '2026'"),
         ("q=x&section=7a", "section must be a rule number such as 7, 701 or 701.57, not '7a'"),
         ("q=x&limit=1000", "limit must be a whole number from 1 to 100, not '1000'"),
-        ("q=" + "x" * 401, "q is 401 characters long; at most 400 are accepted"),
+        ("q=" + "x" * 501, "q is 501 characters long; at most 500 are accepted"),
         ("q=x&release=20260101", "no release '20260101'"),
     ]:
         response = await ds.client.get(f"/-/search.json?{query}")

@@ -116,8 +116,8 @@ def test_fts_syntax_is_searched_not_run(conn):
 
 
 def test_work_is_bounded(conn):
-    with pytest.raises(SearchError, match="at most 400 are accepted"):
-        answer(conn, "x" * 401)
+    with pytest.raises(SearchError, match="at most 500 are accepted"):
+        answer(conn, "x" * 501)
     plan = read_query(" ".join(f"word{i}" for i in range(40)))
     assert len(plan.words) == MAX_TERMS and plan.capped
     with pytest.raises(SearchTimeout, match="was stopped"):

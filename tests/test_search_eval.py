@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EVAL = ROOT / "tests" / "data" / "search_eval.toml"
 sys.path.insert(0, str(ROOT / "bench"))
 
-from search_quality import is_frozen, load_cases  # noqa: E402
+from search_quality import PLAYERS, is_frozen, load_cases  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -44,14 +44,38 @@ def test_a_quarter_is_frozen():
     assert is_frozen("what does hexproof stop") == is_frozen("what does hexproof stop")
 
 
-def test_every_expected_rule_is_in_both_languages(data, kb_db):
+@pytest.fixture(scope="module")
+def players():
+    with open(PLAYERS, "rb") as f:
+        return tomllib.load(f)
+
+
+def test_the_players_set_is_real_questions_split_in_halves(data, players):
+    """At least 80 questions players asked (55 English, 20 Japanese), each with its source's
+    address; half frozen by the part each names."""
+    queries = players["query"]
+    langs = Counter(q["lang"] for q in queries)
+    assert len(queries) >= 80 and langs["en"] >= 55 and langs["ja"] >= 20
+    assert all(q["source"] in players["sources"] and "http" in players["sources"][q["source"]] for q in queries)
+    assert {q["category"] for q in queries} <= {"question", "slang", "card"}
+    assert all(q["part"] in ("tuning", "frozen") for q in queries)
+    for lang in ("en", "ja"):
+        parts = Counter(q["part"] for q in queries if q["lang"] == lang)
+        assert abs(parts["tuning"] - parts["frozen"]) <= 1, (lang, parts)
+    cases = load_cases(PLAYERS, None)
+    assert sum(c["frozen"] for c in cases) == sum(q["part"] == "frozen" for q in queries)
+    first = {q["q"] for q in data["query"]}
+    assert not first & {q["q"] for q in queries}, "a question of the first set"
+
+
+def test_every_expected_rule_is_in_both_languages(data, players, kb_db):
     """Expected numbers are those of the newest English release; each must exist there and have
     a Japanese counterpart in the newest Japanese release through the rule lineage (the monarch is
     725 in English 20260925 and 724 in Japanese 20260116: one rule, one answer)."""
     newest = dict(kb_db.execute("select lang, max(release) from releases where completeness = 'whole'"
                                 " group by lang").fetchall())
     problems = []
-    for q in data["query"]:
+    for q in data["query"] + players["query"]:
         for number in q["expect"]:
             row = kb_db.execute(
                 "select b.number from rule_lineage a join rule_lineage b on b.lineage_id = a.lineage_id"

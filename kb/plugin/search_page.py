@@ -24,14 +24,13 @@ from markupsafe import Markup, escape
 
 from kb.database import UnknownRelease
 from kb.search import MARK_END, MARK_START
-from kb.search.engine import SearchError
+from kb.search.engine import MAX_QUERY, SearchError  # one length limit for the CLI, the JSON and the page
 
 from .bounded import execute_bounded
 
 CR_KINDS = ("rule", "example", "glossary")
 OTHER_KINDS = ("ruling", "card", "card ruling")
 
-MAX_QUERY = 400  # as kb.search.engine.MAX_QUERY
 _RELEASE = re.compile(r"\d{8}")
 _SECTION = re.compile(r"\d(?:\d\d(?:\.\d+[a-z]?)?)?")
 

@@ -95,6 +95,9 @@ class KeywordNames:
         # English words → Japanese phrases; Japanese runs → (Japanese phrases, English names).
         self.by_english: dict[tuple[str, ...], set[str]] = {}
         self.by_japanese: dict[tuple[str, ...], tuple[set[str], set[str]]] = {}
+        # The same by words rather than runs: 破壊不能 is one run of two words (破壊 不能), and a
+        # query read word by word within its runs (:mod:`.query`) must find it whole, not as 破壊.
+        self.by_japanese_words: dict[tuple[str, ...], tuple[set[str], set[str]]] = {}
         for key_en, key_ja, match_ja in names:
             if not key_en or not key_ja or not match_ja:
                 continue
@@ -102,11 +105,14 @@ class KeywordNames:
             # A one-run name is searched as its run (発見 for 発見を行う); a longer one as written.
             ja_phrase = runs[0] if len(runs) == 1 else key_ja
             self.by_english.setdefault(english_stems(key_en), set()).add(ja_phrase)
-            phrases, english = self.by_japanese.setdefault(runs, (set(), set()))
-            phrases.add(ja_phrase)
-            english.add(key_en)
+            for index, key in ((self.by_japanese, runs),
+                               (self.by_japanese_words, tuple(w for run in runs for w in run.split()))):
+                phrases, english = index.setdefault(key, (set(), set()))
+                phrases.add(ja_phrase)
+                english.add(key_en)
         self.longest_en = max((len(k) for k in self.by_english), default=0)
         self.longest_ja = max((len(k) for k in self.by_japanese), default=0)
+        self.longest_ja_words = max((len(k) for k in self.by_japanese_words), default=0)
 
     def __len__(self) -> int:
         return len(self.by_english)

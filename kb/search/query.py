@@ -38,7 +38,7 @@ from .numbers import find_rule_number, normalize_query, only_rule_number
 from .segmenters import detect, segmenter
 
 MAX_TERMS = 16
-MAX_PHRASES = 12
+MAX_PHRASES = 20  # a keyword name adds its phrase in both languages: a long question names 8–10
 
 # English words that carry no meaning in a rules question: articles, pronouns,
 # auxiliaries, question words, the commonest prepositions. Kept: words the rules
@@ -187,6 +187,24 @@ def _chunks(text: str) -> list[tuple[str | None, str]]:
     return out
 
 
+def _base_forms(word: str) -> list[str]:
+    """The words an -ing or -ed form may come from, most likely first.
+
+    >>> _base_forms("milling"), _base_forms("exiled"), _base_forms("attacked"), _base_forms("scried")
+    (['mill', 'mille', 'mil'], ['exile', 'exil'], ['attacke', 'attack'], ['scrie', 'scri', 'scry'])
+    """
+    out: list[str] = []
+    if len(word) > 5 and word.endswith("ing"):
+        base = word[:-3]
+        out += [base, base + "e"] + ([base[:-1]] if base[-1] == base[-2] else [])
+    elif len(word) > 4 and word.endswith("ed"):
+        base = word[:-2]
+        out += [word[:-1], base] + ([base[:-1]] if base[-1] == base[-2] else [])
+        if base.endswith("i"):
+            out.append(base[:-1] + "y")
+    return out
+
+
 def _read_english(chunk: str, plan: QueryPlan, terms: list[Term], names: KeywordNames,
                   aliases: AliasTable, excluded: set[str]) -> None:
     items = _english_items(chunk)
@@ -202,6 +220,10 @@ def _read_english(chunk: str, plan: QueryPlan, terms: list[Term], names: Keyword
             joined = " ".join(key)
             alias = aliases.find(joined)
             stems = english_stems(joined)
+            if n == 1 and stems not in names.by_english and key[0] not in STOPWORDS:
+                # A keyword action as players conjugate it: milling → Mill, exiled → Exile.
+                stems = next((english_stems(b) for b in _base_forms(key[0]) if english_stems(b) in names.by_english),
+                             stems)
             if stems in names.by_english and (n > 1 or key[0] not in STOPWORDS):
                 terms.append(Term(joined, "en", "name"))
                 others = names.by_english[stems]
@@ -280,10 +302,10 @@ def _read_segmented(lang: str, chunk: str, plan: QueryPlan, terms: list[Term], n
     for run in run_keys:
         i = 0
         while i < len(run):
-            for n in range(min(names.longest_ja, len(run) - i), 0, -1):
+            for n in range(min(names.longest_ja_words, len(run) - i), 0, -1):
                 key = run[i:i + n]
-                if key in names.by_japanese:
-                    phrases, english = names.by_japanese[key]
+                if key in names.by_japanese_words:
+                    phrases, english = names.by_japanese_words[key]
                     terms.extend(Term(p, lang, "name") for p in sorted(phrases))
                     terms.extend(Term(e, "en", "name") for e in sorted(english))
                     i += n
