@@ -530,8 +530,18 @@ def build_database(
     target = Path(db_path)
     target.parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    removed = remove_stale_temp_files(target)
     cache = Cache(default_cache_dir() if cache_dir is True else (Path(cache_dir) if cache_dir else None))
+    # Parsed Oracle lines live in the same cache directory (and none with --no-cache).
+    from executable_rules.oracle import parse_cache
+
+    with parse_cache.using(cache.root):
+        return _build_database(target, corpus, cache, started, keep_going=keep_going, full=full,
+                               show_progress=show_progress, console=console)
+
+
+def _build_database(target: Path, corpus: Path, cache: Cache, started: float, *, keep_going: bool, full: bool,
+                    show_progress: bool, console: Console | None) -> BuildSummary:
+    removed = remove_stale_temp_files(target)
     mode, added, reason, inputs, code = plan_build(target, corpus, keep_going=keep_going, full=full)
     notes = [f"removed {p.name}, left by a build that was killed" for p in removed]
     if mode == "unchanged":
