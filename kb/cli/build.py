@@ -30,6 +30,9 @@ def _report(summary: BuildSummary, where: Path) -> None:
     if summary.mode == "unchanged":
         click.echo(f"{summary.path} is up to date with {where} (nothing changed since the last build; "
                    f"checked in {summary.seconds:.1f}s; `kb build --full` rebuilds it anyway).")
+    elif summary.mode == "copied":
+        click.echo(f"Built {summary.path} in {summary.seconds:.1f}s from {where}: {summary.reason} "
+                   "(`kb build --full` runs every step).")
     else:
         counts = ", ".join(f"{n} {t}" for t, n in summary.counts.items() if n)
         what = ("Added " + ", ".join(f.relative for f in summary.added) + " to") if summary.mode == "add" else "Built"
