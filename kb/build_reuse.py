@@ -1,11 +1,12 @@
 """A database already built from the same inputs, copied instead of built again.
 
 When every input of a build — the code (:func:`kb.build.code_digest`), each
-corpus file's digest, the corpus path, ``--keep-going``, and what the search
-step takes from outside (the embedder asked for, the state of its vector
-cache) — is what an earlier build had, that build's database *is* the answer:
-a build into a new file (a test session, a second worktree, ``kb build --db
-other.db``) copies it in a second or two instead of running every step.
+corpus file's digest, the corpus path, ``--keep-going``, the embedder asked
+for — is what an earlier build had, and the vector cache would still give the
+vectors that build copied in (all or none), that build's database *is* the
+answer: a build into a new file (a test session, a second worktree, ``kb
+build --db other.db``) copies it in a few seconds instead of running every
+step.
 
 The build cache (namespace ``builds``) holds no copy of the database (half a
 gigabyte), only where the last few such databases were written and their
@@ -30,19 +31,35 @@ KEEP = 4
 """Databases remembered for one set of inputs."""
 
 
-def _outside_inputs() -> list[str]:
-    """What the search step reads besides the corpus and the code: the embedder asked for, and its vector cache
-    file (vectors copied in are all of them or none, so a fuller cache can make another database)."""
+def _embedder() -> str:
     from .search import dense
 
-    name = os.environ.get("KB_EMBEDDER") or dense.DEFAULT
-    parts = [f"embedder {name}", f"embed {os.environ.get('KB_EMBED', '')}"]
+    return os.environ.get("KB_EMBEDDER") or dense.DEFAULT
+
+
+def _outside_inputs() -> list[str]:
+    """What the search step reads besides the corpus and the code: the embedder asked for (the state of its
+    vector cache is checked on the copy: :func:`_same_vectors`)."""
+    return [f"embedder {_embedder()}", f"embed {os.environ.get('KB_EMBED', '')}"]
+
+
+def _same_vectors(conn) -> bool:
+    """Whether a build now would copy in the vectors the database holds: all of them or none, so a vector
+    cache filled since the database was built (or emptied) makes another database."""
+    from .search import dense
+
     try:
-        st = dense.VectorCache(name).path.stat()
-        parts.append(f"vectors {st.st_size} {st.st_mtime_ns}")
-    except OSError:
-        parts.append("vectors -")
-    return parts
+        meta = dict(conn.execute("select key, value from search_vector_meta"))
+    except Exception:  # noqa: BLE001 - no such table: the step could not load sqlite-vec, nothing to compare
+        return True
+    name = _embedder()
+    if meta.get("model") != name or name not in dense.EMBEDDERS:
+        return False
+    rows = dense.rows_to_embed(conn)
+    hashes = [dense.text_hash(name, text) for _, _, text in rows]
+    found = dense.VectorCache(name).get_many(hashes)
+    complete_now = all(h in found for h in hashes)
+    return (meta.get("embedded") == str(len(rows))) == complete_now and meta.get("rows") == str(len(rows))
 
 
 def key(cache: Cache, code: str, corpus: Path, keep_going: bool, inputs: dict[str, tuple[str, int]]) -> str:
@@ -77,11 +94,12 @@ def _matches(path: Path, code: str, corpus: Path, keep_going: bool, inputs: dict
         try:
             info = dict(conn.execute("select key, value from build_info"))
             stored = {p: (d, s) for p, d, s in conn.execute("select path, digest, size from build_inputs")}
+            vectors = _same_vectors(conn)
         finally:
             conn.close()
     except sqlite3.Error:
         return False
-    return (info.get("code") == code and info.get("corpus") == str(corpus)
+    return (vectors and info.get("code") == code and info.get("corpus") == str(corpus)
             and info.get("keep_going") == str(int(keep_going)) and stored == inputs)
 
 

@@ -259,7 +259,8 @@ def configure(root: Path | str | None | bool = True) -> None:
     with _STATE_LOCK:
         if _STATE["cache"] is not None:
             _STATE["cache"].close()
-        _STATE["root"] = "default" if root is True else (None if root in (None, False) else Path(root))
+        _STATE["root"] = ("default" if root is True else None if root is None or root is False
+                          else Path(root))
         _STATE["cache"] = None
 
 
