@@ -60,6 +60,7 @@ def test_a_build_from_the_cache_equals_a_build_without_it(corpus, tmp_path):
     key = build_reuse.key(store, code, root, False, inputs)
     probe = tmp_path / "probe.db"
     assert build_reuse.copy_into(store, key, probe, code, root, False, inputs) is not None
+    probe.unlink()
     for name in ("filling.db", "cached.db", "copied.db"):
         with sqlite3.connect(tmp_path / name) as conn:
             conn.execute("insert into build_info values ('edited', 'by hand')")
