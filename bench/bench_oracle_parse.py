@@ -1,6 +1,12 @@
 """CPU cost of reading cards' Oracle text with and without the persistent parse cache.
 
     python bench/bench_oracle_parse.py [--cards 400]
+    python bench/bench_oracle_parse.py --scenarios
+
+``--scenarios`` plays every scenario of ``data/scenarios/`` in a new process
+without the cache, then in another with the cache as it is (warm once any
+build or test has played them): what a build's executable-rules step costs
+after a change to the engine, and what each pytest-xdist worker pays.
 
 A fixed sample of the corpus's cards (every k-th by name) is read with
 ``parse_card`` in three child processes, one after the other, each starting
@@ -45,6 +51,41 @@ print(json.dumps({"cpu": cpu, "lines": sum(len(c.abilities) for c in cards),
 """
 
 
+SCENARIOS = """
+import json, sys, time
+from pathlib import Path
+from executable_rules.oracle import parse_cache
+if sys.argv[1] == "none":
+    parse_cache.configure(None)
+from executable_rules.card_pool import load_card_pool
+from executable_rules.scenarios import SCENARIO_DIR, load_scenarios, run_scenarios
+pool = load_card_pool(Path(sys.argv[2]))
+t0 = time.process_time()
+results = run_scenarios(load_scenarios(SCENARIO_DIR, pool), pool)
+cache = parse_cache.current()
+print(json.dumps({"cpu": time.process_time() - t0, "scenarios": len(results),
+                  "passed": sum(bool(r.passed) for r in results),
+                  "hits": cache.hits if cache else 0, "misses": cache.misses if cache else 0}))
+"""
+
+
+def scenarios() -> None:
+    from kb.corpus import find_corpus
+
+    corpus = str(find_corpus(None))
+    load = os.getloadavg()[0]
+    results = {}
+    for mode in ("none", "cache"):
+        out = subprocess.run([sys.executable, "-c", SCENARIOS, mode, corpus], cwd=ROOT, check=True,
+                             capture_output=True, text=True).stdout
+        results[mode] = json.loads(out.strip().splitlines()[-1])
+    print(f"every scenario played in a new process (load {load:.1f} at the start)")
+    for mode, r in results.items():
+        print(f"  {mode:<6} {r['cpu']:6.1f} s CPU  {r['passed']}/{r['scenarios']} passed"
+              f"  cache hits {r['hits']}, misses {r['misses']}")
+    print(f"  no cache / cache: {results['none']['cpu'] / max(results['cache']['cpu'], 1e-9):.1f}x")
+
+
 def sample_cards(count: int) -> list[tuple[str, str]]:
     from executable_rules.card_pool import load_card_pool
     from kb.corpus import find_corpus
@@ -65,7 +106,11 @@ def run(mode: str, sample: Path, cache_dir: Path) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cards", type=int, default=400)
+    parser.add_argument("--scenarios", action="store_true", help="play every scenario instead")
     args = parser.parse_args()
+    if args.scenarios:
+        scenarios()
+        return
     with tempfile.TemporaryDirectory() as tmp:
         sample = Path(tmp) / "sample.json"
         sample.write_text(json.dumps(sample_cards(args.cards)))
