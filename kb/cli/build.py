@@ -193,7 +193,8 @@ def cache_info(cache_dir, as_json):
     entries = Cache(root).entries()
     by_kind: dict[str, list[int]] = {}
     for path, size, _used in entries:
-        by_kind.setdefault(path.parent.parent.name, []).append(size)
+        kind = path.parent.name if path.parent.parent == root else path.parent.parent.name  # oracle-parse/<v>.sqlite
+        by_kind.setdefault(kind, []).append(size)
     if as_json:
         echo_json({"path": str(root), "kinds": {k: {"entries": len(v), "bytes": sum(v)} for k, v in by_kind.items()}})
         return
