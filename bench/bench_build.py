@@ -6,11 +6,13 @@ All in one run, each in a child process (so its peak memory, workers
 included, can be read), into temporary files, with a temporary cache:
 
 1. **cold**: ``kb build`` with an empty cache (everything parsed, matched, run);
-2. **warm**: ``kb build`` into a new file with the cache the cold build filled
-   (what a full build after a code change elsewhere, or the test suite's
-   builds, cost: parsed releases, pair matches, scenario results and card
-   tables come from the cache);
-3. **unchanged**: ``kb build`` again (nothing changed: checked and left);
+2. **warm**: ``kb build --full`` into a new file with the cache the cold build
+   filled (every step runs: what a full build after a code change elsewhere
+   costs: parsed releases, pair matches, scenario results, parsed Oracle lines
+   and card tables come from the cache);
+3. **same inputs**: ``kb build`` into another new file (the cold build's
+   database is copied: :mod:`kb.build_reuse`), then **unchanged**: ``kb build``
+   again (nothing changed: checked and left);
 4. **add**: the newest English release added with ``kb add`` to a database
    built without it, with a cache that has never seen it (as on the day a
    release comes out: its file is parsed and its pair matched);
@@ -54,7 +56,8 @@ if mode == "add":
     summary = r.build
 else:
     from kb.build import build_database
-    summary = build_database(Path(sys.argv[3]), Path(sys.argv[2]), show_progress=False, cache_dir=Path(sys.argv[4]))
+    summary = build_database(Path(sys.argv[3]), Path(sys.argv[2]), show_progress=False, cache_dir=Path(sys.argv[4]),
+                             full=mode == "build-full")
 self_, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"seconds": time.perf_counter() - t0, "mode": summary.mode, "timings": summary.timings,
                   "cpu_timings": summary.cpu_timings,
@@ -131,7 +134,8 @@ def main() -> None:
         tmp = Path(tmp)
         cache = tmp / "cache"
         cold = run("build", str(corpus), str(tmp / "cold.db"), str(cache))
-        warm = run("build", str(corpus), str(tmp / "kb.db"), str(cache))
+        warm = run("build-full", str(corpus), str(tmp / "warm.db"), str(cache))
+        copied = run("build", str(corpus), str(tmp / "kb.db"), str(cache))
         unchanged = run("build", str(corpus), str(tmp / "kb.db"), str(cache))
         part = corpus_without(corpus, tmp / "corpus", newest)
         run("build", str(part), str(tmp / "part.db"), str(cache))  # the database before the release came out
@@ -141,7 +145,8 @@ def main() -> None:
     print(f"CR files: {len(files)}, {size / 1e6:.1f} M characters; database {db_mb:.0f} MB; {CORES} cores")
     print(f"{'baseline: read+decode every CR file':<38}{decode_s:7.1f} s")
     print(line("kb build, cold (empty cache)", cold) + verdict(cold, 20, 600))
-    print(line("kb build, new file, warm cache", warm) + verdict(warm, 20, 600))
+    print(line("kb build --full, new file, warm cache", warm) + verdict(warm, 20, 600))
+    print(line("kb build, new file, same inputs", copied) + verdict(copied, 5) + f" ({copied['mode']})")
     print(line("kb build, nothing changed", unchanged) + verdict(unchanged, 5) + f" ({unchanged['mode']})")
     share_wall, share_cpu = 100 * add["seconds"] / cold["seconds"], 100 * add["cpu"] / cold["cpu"]
     share = share_cpu if add["load"] > CORES else share_wall

@@ -211,7 +211,7 @@ class BuildSummary:
     warnings: int
     errors: int
     timings: dict[str, float]
-    mode: str = "full"  # "full", "add" or "unchanged"
+    mode: str = "full"  # "full", "add", "unchanged" or "copied" (a database of the same inputs: kb.build_reuse)
     added: list[AddedFile] = field(default_factory=list)
     reason: str = ""  # why a full build was needed
     cache: str = ""
@@ -530,8 +530,18 @@ def build_database(
     target = Path(db_path)
     target.parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    removed = remove_stale_temp_files(target)
     cache = Cache(default_cache_dir() if cache_dir is True else (Path(cache_dir) if cache_dir else None))
+    # Parsed Oracle lines live in the same cache directory (and none with --no-cache).
+    from executable_rules.oracle import parse_cache
+
+    with parse_cache.using(cache.root):
+        return _build_database(target, corpus, cache, started, keep_going=keep_going, full=full,
+                               show_progress=show_progress, console=console)
+
+
+def _build_database(target: Path, corpus: Path, cache: Cache, started: float, *, keep_going: bool, full: bool,
+                    show_progress: bool, console: Console | None) -> BuildSummary:
+    removed = remove_stale_temp_files(target)
     mode, added, reason, inputs, code = plan_build(target, corpus, keep_going=keep_going, full=full)
     notes = [f"removed {p.name}, left by a build that was killed" for p in removed]
     if mode == "unchanged":
@@ -550,14 +560,67 @@ def build_database(
                             reason=reason, notes=notes)
     if mode == "add":
         try:
-            return _build(target, corpus, "add", added, inputs, code, cache, show_progress, keep_going, console,
-                          started, notes)
+            summary = _build(target, corpus, "add", added, inputs, code, cache, show_progress, keep_going,
+                             console, started, notes)
         except NeedsFullBuild as e:
             reason = str(e)
+        else:
+            if cache.enabled:
+                from . import build_reuse
+
+                build_reuse.remember(cache, build_reuse.key(cache, code, corpus, keep_going, inputs), target)
+            return summary
+    from . import build_reuse
+
+    build_key = build_reuse.key(cache, code, corpus, keep_going, inputs) if cache.enabled else ""
+    if cache.enabled and not full:
+        copied = _copy_built(target, cache, build_key, code, corpus, keep_going, inputs, started, notes)
+        if copied is not None:
+            return copied
     summary = _build(target, corpus, "full", [], inputs, code, cache, show_progress, keep_going, console,
                      started, notes)
     summary.reason = reason
+    if cache.enabled:
+        build_reuse.remember(cache, build_key, target)
     return summary
+
+
+def _copy_built(target: Path, cache: Cache, build_key: str, code: str, corpus: Path, keep_going: bool,
+                inputs: dict[str, tuple[str, int]], started: float, notes: list[str]) -> BuildSummary | None:
+    """A database built from the same inputs, copied into place (:mod:`kb.build_reuse`), or None."""
+    from . import build_reuse
+
+    tmp = target.with_name(f"{target.name}.tmp-{os.getpid()}")
+    lock = os.open(tmp, os.O_RDWR | os.O_CREAT, 0o644)
+    fcntl.flock(lock, fcntl.LOCK_EX)  # see remove_stale_temp_files
+    try:
+        with _signals_raise():
+            source = build_reuse.copy_into(cache, build_key, tmp, code, corpus, keep_going, inputs)
+            if source is None or source == target.resolve():
+                tmp.unlink(missing_ok=True)
+                return None
+            db = sqlite_utils.Database(tmp)
+            try:
+                from .search.dense import load_sqlite_vec
+
+                load_sqlite_vec(db.conn)   # search_vectors is a sqlite-vec table: counting it needs the module
+                build_reuse.restamp(db, str(source))
+                counts = _counts(db)
+                warnings, errors = db.execute(
+                    "select coalesce(sum(severity = 'warning'), 0), coalesce(sum(severity = 'error'), 0)"
+                    " from ingest_problems").fetchone()
+            finally:
+                db.close()
+            os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    finally:
+        os.close(lock)
+    build_reuse.remember(cache, build_key, target)
+    return BuildSummary(target, time.perf_counter() - started, counts, warnings, errors, {}, "copied",
+                        reason=f"copied {source}, built from the same code, corpus and options", notes=notes,
+                        cache=cache.summary(), peak_rss_mb=_peak_rss_mb())
 
 
 def _build(target: Path, corpus: Path, mode: str, added: list[AddedFile], inputs, code: str, cache: Cache,

@@ -223,7 +223,9 @@ class Cache:
         if self.root is None or not self.root.is_dir():
             return []
         out = []
-        for path in [*self.root.glob("*/*/*.marshal"), *self.root.glob("*/*/*.sqlite")]:
+        # oracle-parse/<version>.sqlite: executable_rules.oracle.parse_cache's parsed Oracle lines, one file a grammar.
+        for path in [*self.root.glob("*/*/*.marshal"), *self.root.glob("*/*/*.sqlite"),
+                     *self.root.glob("oracle-parse/*.sqlite")]:
             try:
                 st = path.stat()
             except OSError:
@@ -252,7 +254,7 @@ class Cache:
             if total <= max_bytes or now - used < keep_newer_than:
                 break
             try:
-                path.unlink()
+                _unlink(path)
             except OSError:
                 continue
             total -= size
@@ -264,11 +266,19 @@ class Cache:
         count = 0
         for path, _size, _used in self.entries():
             try:
-                path.unlink()
+                _unlink(path)
                 count += 1
             except OSError:
                 pass
         return count
+
+
+def _unlink(path: Path) -> None:
+    """Remove an entry; an SQLite one with its write-ahead log (a log left beside a new file would be replayed)."""
+    path.unlink()
+    if path.suffix == ".sqlite":
+        for suffix in ("-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
 # What a build keeps at most; the least recently used entries go first.

@@ -29,6 +29,7 @@ from typing import Any, Iterator
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError
 
+from . import parse_cache
 from .keywords import canonical_keyword, keyword_pattern
 
 GRAMMAR = Path(__file__).with_name("oracle.lark")
@@ -241,6 +242,18 @@ def parse_line(line: str, name: str, number: int = 1) -> Ability:
     text = normalise(line, name)
     if not text:
         return Ability("keyword" if line.strip() else "spell", "", number)   # reminder text only (a basic land's)
+    # What a normalised line parses to is kept between processes (parse_cache.py: keyed by the grammar's digest).
+    cache = parse_cache.current()
+    found = cache.get(text, number) if cache is not None else None
+    if found is None:
+        found = _read(text, number)
+        if cache is not None:
+            cache.put(text, found)
+    return found
+
+
+def _read(text: str, number: int) -> Ability:
+    """A normalised line, parsed by the grammar."""
     error = ""
     top: Tree[Token] | None = None
     parser = _parser()   # a broken grammar (a rule defined twice) raises here, never reads as "unparsed"

@@ -30,6 +30,9 @@ def _report(summary: BuildSummary, where: Path) -> None:
     if summary.mode == "unchanged":
         click.echo(f"{summary.path} is up to date with {where} (nothing changed since the last build; "
                    f"checked in {summary.seconds:.1f}s; `kb build --full` rebuilds it anyway).")
+    elif summary.mode == "copied":
+        click.echo(f"Built {summary.path} in {summary.seconds:.1f}s from {where}: {summary.reason} "
+                   "(`kb build --full` runs every step).")
     else:
         counts = ", ".join(f"{n} {t}" for t, n in summary.counts.items() if n)
         what = ("Added " + ", ".join(f.relative for f in summary.added) + " to") if summary.mode == "add" else "Built"
@@ -190,7 +193,8 @@ def cache_info(cache_dir, as_json):
     entries = Cache(root).entries()
     by_kind: dict[str, list[int]] = {}
     for path, size, _used in entries:
-        by_kind.setdefault(path.parent.parent.name, []).append(size)
+        kind = path.parent.name if path.parent.parent == root else path.parent.parent.name  # oracle-parse/<v>.sqlite
+        by_kind.setdefault(kind, []).append(size)
     if as_json:
         echo_json({"path": str(root), "kinds": {k: {"entries": len(v), "bytes": sum(v)} for k, v in by_kind.items()}})
         return
