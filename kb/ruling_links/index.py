@@ -241,6 +241,17 @@ class RuleIndex:
                 self._by_first_stem[stems[0]].append(kw)
         self._numbers: dict[tuple[str, str], dict[int, str]] = {}
         self._lineages: dict[tuple[str, str], dict[str, int]] = {}
+        self._topic_members: dict[str, tuple[int, ...]] = {}
+
+    def topic_members(self, topic) -> tuple[int, ...]:
+        """The doc indexes of the rules of a :class:`~kb.ruling_links.topics.Topic` (kept per topic)."""
+        from .topics import matches
+
+        found = self._topic_members.get(topic.name)
+        if found is None:
+            found = tuple(i for i, d in enumerate(self.docs) if matches(d.number, topic.rules))
+            self._topic_members[topic.name] = found
+        return found
 
     def _keywords(self, titles: dict, lineage_of: dict) -> dict[str, Keyword]:
         names_ja: dict[str, str] = {}

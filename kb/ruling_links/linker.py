@@ -30,6 +30,7 @@ from ingest.rule_refs import find_citations
 
 from .index import Keyword, RuleIndex
 from .similarity import LexicalSimilarity, Similarity
+from .topics import ruling_topics, template_rule
 
 # Set on the "tune" half of the labels only (bench/bench_ruling_links.py prints both halves).
 KEYWORD_MIN = 0.15  # a keyword's subrule: as similar as this to be chosen on its own
@@ -40,6 +41,12 @@ SIMILARITY_MARGIN = 0.15  # ... this far ahead of the next
 OUTSIDE_RATIO = 2.0  # a rule outside the keyword beats the keyword's when this many times as similar
 CONTEXT_BONUS = 0.40  # a keyword link's score: its similarity plus this
 TOP_K = 5  # the most similar rules looked at outside the keyword
+TOPIC_MIN = 0.20  # a rule of a topic the ruling names (kb.ruling_links.topics): as similar as this
+TOPIC_MIN_CONFIRMED = 0.12  # ... when the card's own text has the topic too
+TOPIC_MARGIN = 0.03  # ... and this far ahead of the topics' next rule
+TOPIC_BONUS = 0.25  # a topic link's score: its similarity plus this
+TEMPLATE_SCORE = 0.9  # a link by a ruling template (kb.ruling_links.topics.TEMPLATES)
+TOPIC_OVER_KEYWORD = 1.5  # a topic's rule beats its keyword's clearly best subrule when this many times as similar
 MAX_LINKS = 3  # kept for callers; one link each by similarity (a second was more often wrong)
 
 
@@ -58,6 +65,13 @@ class Ruling:
     # whether a ruling no subrule of its keyword stands out for applies the keyword's definition: on
     # the keyword's own wiki page it does; a card's ruling is as often about the card's other text
     definition_fallback: bool = True
+    # the general rules' topics its card can meet (kb.ruling_links.topics.card_topics); with
+    # ``use_topics``, a ruling naming a topic has that topic's rules as candidates too
+    card_topics: frozenset[str] = frozenset()
+    use_topics: bool = False
+    # a ruling that names its card's keyword and no general rule's topic applies the keyword's
+    # definition when no subrule stands out (kb.ruling_links.topics)
+    definition_if_named: bool = False
 
 
 @dataclass(frozen=True)
@@ -160,6 +174,29 @@ class Linker:
                     of_members[doc] = float(values[w])
         return top, of_members
 
+    def _topic_docs(self, ruling: Ruling, members: set[int]) -> dict[int, bool]:
+        """The rules of the topics an English ruling names (outside its keywords' ``members``), each
+        with whether its card's text has the topic too (kb.ruling_links.topics)."""
+        if not ruling.use_topics or ruling.lang == "ja":
+            return {}
+        out: dict[int, bool] = {}
+        for topic in ruling_topics(ruling.text):
+            confirmed = topic.name in ruling.card_topics
+            for i in self.index.topic_members(topic):
+                if i not in members:
+                    out[i] = out.get(i, False) or confirmed
+        return out
+
+    def _topic_choice(self, of_topics: dict[int, float], confirmed: dict[int, bool]):
+        """The topics' rule most similar to the ruling, when similar enough and ahead of the next."""
+        ranked = sorted(((s, i) for i, s in of_topics.items()), reverse=True)
+        t1, ti = ranked[0]
+        t2 = ranked[1][0] if len(ranked) > 1 else 0.0
+        need = TOPIC_MIN_CONFIRMED if confirmed.get(ti) else TOPIC_MIN
+        if t1 >= need and t1 - t2 >= TOPIC_MARGIN:
+            return (ti, "topic+similarity", t1 + TOPIC_BONUS, t1)
+        return None
+
     def link(self, ruling: Ruling, *, similar=None) -> Decision:
         """Decide one ruling; ``similar`` is its similarity if already computed (``{doc: score}``, or
         ``(doc indexes, scores)`` arrays sorted by doc index).
@@ -188,18 +225,30 @@ class Linker:
             if kw.members:
                 first.add(kw.members[0])
             members += [i for i in kw.members if i not in members]
-        top, of_members = self._view(similar if similar is not None else self._similar(ruling), set(members),
-                                     TOP_K)
+        topic_docs = self._topic_docs(ruling, set(members))
+        template_doc = None
+        if ruling.use_topics and ruling.lang != "ja":
+            template_doc = self.index.by_number.get(template_rule(ruling.text) or "")
+        top, of_members = self._view(similar if similar is not None else self._similar(ruling),
+                                     set(members) | set(topic_docs) | ({template_doc} - {None}), TOP_K)
+        template_similarity = of_members.get(template_doc, 0.0) if template_doc is not None else 0.0
+        if template_doc is not None and template_doc not in members and template_doc not in topic_docs:
+            of_members.pop(template_doc, None)
+        of_topics = {i: of_members.pop(i) for i in topic_docs if i in of_members}
         links = list(cited)
         chosen: tuple[int, str, float, float] | None = None  # doc, how, score, similarity
-        outside = [(s, i) for s, i in top if i not in of_members]
+        by_subrule = False  # chosen as its keyword's clearly best subrule (not its definition)
+        outside = [(s, i) for s, i in top if i not in of_members and i not in of_topics]
         if members:
             ranked = sorted(((s, i) for i, s in of_members.items()), reverse=True)
             s1, m1 = ranked[0]
             s2 = ranked[1][0] if len(ranked) > 1 else 0.0
             if s1 >= KEYWORD_MIN and s1 - s2 >= KEYWORD_MARGIN:
                 chosen = (m1, "keyword+similarity", s1 + self.context_bonus, s1)
-            elif ruling.definition_fallback and not ruling.keywords_if_named:
+                by_subrule = True
+            elif (ruling.definition_fallback and not ruling.keywords_if_named) or (
+                    ruling.definition_if_named and not topic_docs
+                    and any(k in self.mentioned_keywords(ruling) for k in context)):
                 d = max(first, key=lambda i: of_members.get(i, 0.0))
                 if of_members.get(d, 0.0) >= DEFINITION_MIN:
                     chosen = (d, "keyword+similarity", of_members[d] + self.context_bonus, of_members[d])
@@ -208,11 +257,25 @@ class Linker:
                 best_in = chosen[3] if chosen else s1
                 if g >= self.threshold and g >= OUTSIDE_RATIO * best_in:
                     chosen = (gi, "similarity", g, g)
+                    by_subrule = True
             decision.best = (self.index.docs[m1].number, round(s1 + self.context_bonus, 3))
+        if of_topics:
+            picked = self._topic_choice(of_topics, topic_docs)
+            # a topic's rule beats the keyword's definition when more similar than the keyword's best
+            # subrule, and a clearly best subrule only when far more similar
+            keyword_best = (TOPIC_OVER_KEYWORD * chosen[3]) if by_subrule else (s1 if members else 0.0)
+            if picked is not None and picked[3] > keyword_best:
+                chosen = picked
+            elif picked is None and decision.best is None:
+                t1, ti = max((s, i) for i, s in of_topics.items())
+                decision.best = (self.index.docs[ti].number, round(t1 + TOPIC_BONUS, 3))
+        if template_doc is not None:
+            chosen = (template_doc, "template", TEMPLATE_SCORE, template_similarity)
         if chosen is None and not members and top:
             g, gi = top[0]
             g2 = top[1][0] if len(top) > 1 else 0.0
-            decision.best = (self.index.docs[gi].number, round(g, 3))
+            if decision.best is None:
+                decision.best = (self.index.docs[gi].number, round(g, 3))
             if g >= self.threshold and g - g2 >= SIMILARITY_MARGIN:
                 chosen = (gi, "similarity", g, g)
         if chosen is not None:
