@@ -210,7 +210,8 @@ def wiki_rulings(db) -> list[dict]:
         out.append({
             "id": rid, "source": source, "line": line, "written": written,
             "what": f"the ruling on the {title} page",
-            "ruling": Ruling(text, lang, search_ja if lang == "ja" else None, keywords, tuple(written)),
+            "ruling": Ruling(text, lang, search_ja if lang == "ja" else None, keywords, tuple(written),
+                             subjects=keywords),
         })
     return out
 

@@ -69,6 +69,8 @@ class Ruling:
     # ``use_topics``, a ruling naming a topic has that topic's rules as candidates too
     card_topics: frozenset[str] = frozenset()
     use_topics: bool = False
+    # what its page is about when that is no keyword (Treasure): the rules naming it narrow it instead
+    subjects: tuple[str, ...] = ()
     # a ruling that names its card's keyword and no general rule's topic applies the keyword's
     # definition when no subrule stands out (kb.ruling_links.topics)
     definition_if_named: bool = False
@@ -111,8 +113,11 @@ class Linker:
             self._recent[key] = found
         return found
 
-    def context_keywords(self, names: tuple[str, ...]) -> list[Keyword]:
-        return [k for k in (self.index.keyword(n) for n in names) if k is not None]
+    def context_keywords(self, names: tuple[str, ...], subjects: tuple[str, ...] = ()) -> list[Keyword]:
+        found = [k for k in (self.index.keyword(n) for n in names) if k is not None]
+        if not found:  # a page about no keyword (宝物/Treasure): the few rules that name its subject
+            found = [k for k in (self.index.subject(n) for n in subjects) if k is not None]
+        return found
 
     def mentioned_keywords(self, ruling: Ruling) -> list[Keyword]:
         if ruling.lang == "ja":
@@ -215,7 +220,7 @@ class Linker:
         """
         decision = Decision()
         cited = self._cited(ruling, decision)
-        context = [k for k in self.context_keywords(ruling.keywords) if not k.generic]
+        context = [k for k in self.context_keywords(ruling.keywords, ruling.subjects) if not k.generic]
         if ruling.keywords_if_named:
             mentioned = self.mentioned_keywords(ruling)
             context = [k for k in context if k in mentioned]
