@@ -45,6 +45,7 @@ TOPIC_MIN = 0.20  # a rule of a topic the ruling names (kb.ruling_links.topics):
 TOPIC_MIN_CONFIRMED = 0.12  # ... when the card's own text has the topic too
 TOPIC_MARGIN = 0.03  # ... and this far ahead of the topics' next rule
 TOPIC_BONUS = 0.25  # a topic link's score: its similarity plus this
+DEFINITION_MUST_LEAD = True  # a card ruling gets its keyword's definition only when that is its best subrule
 TEMPLATE_SCORE = 0.9  # a link by a ruling template (kb.ruling_links.topics.TEMPLATES)
 TOPIC_OVER_KEYWORD = 1.5  # a topic's rule beats its keyword's clearly best subrule when this many times as similar
 MAX_LINKS = 3  # kept for callers; one link each by similarity (a second was more often wrong)
@@ -101,6 +102,7 @@ class Linker:
         self.threshold = THRESHOLD if threshold is None else threshold
         self.context_bonus = context_bonus
         self._recent: dict[tuple[str, str], dict[int, float]] = {}
+        self._topic_cache: dict[tuple, dict[int, bool]] = {}
 
     def _similar(self, ruling: Ruling) -> dict[int, float]:
         """The similarity of a text, kept for the texts seen lately (one text, many cards)."""
@@ -184,13 +186,22 @@ class Linker:
         with whether its card's text has the topic too (kb.ruling_links.topics)."""
         if not ruling.use_topics or ruling.lang == "ja":
             return {}
-        out: dict[int, bool] = {}
-        for topic in ruling_topics(ruling.text):
-            confirmed = topic.name in ruling.card_topics
-            for i in self.index.topic_members(topic):
-                if i not in members:
-                    out[i] = out.get(i, False) or confirmed
-        return out
+        topics = ruling_topics(ruling.text)
+        if not topics:
+            return {}
+        key = (topics, frozenset(t.name for t in topics) & ruling.card_topics, frozenset(members))
+        found = self._topic_cache.get(key)
+        if found is None:
+            found = {}
+            for topic in topics:
+                confirmed = topic.name in ruling.card_topics
+                for i in self.index.topic_members(topic):
+                    if i not in members:
+                        found[i] = found.get(i, False) or confirmed
+            if len(self._topic_cache) > 4096:
+                self._topic_cache.clear()
+            self._topic_cache[key] = found
+        return found
 
     def _topic_choice(self, of_topics: dict[int, float], confirmed: dict[int, bool]):
         """The topics' rule most similar to the ruling, when similar enough and ahead of the next."""
@@ -255,7 +266,9 @@ class Linker:
                     ruling.definition_if_named and not topic_docs
                     and any(k in self.mentioned_keywords(ruling) for k in context)):
                 d = max(first, key=lambda i: of_members.get(i, 0.0))
-                if of_members.get(d, 0.0) >= DEFINITION_MIN:
+                # a card's ruling: only when the definition is the keyword's most similar rule
+                leads = ruling.definition_fallback or not DEFINITION_MUST_LEAD or d == m1
+                if leads and of_members.get(d, 0.0) >= DEFINITION_MIN:
                     chosen = (d, "keyword+similarity", of_members[d] + self.context_bonus, of_members[d])
             if outside:
                 g, gi = outside[0]

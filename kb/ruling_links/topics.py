@@ -16,7 +16,7 @@ card's abilities make that surer (``confirmed``): the linker asks less
 similarity of a rule whose topic both the card and the ruling have.
 
 >>> sorted(card_topics("Flying\\nWhen this creature enters, create a 1/1 white Soldier creature token."))
-['enters', 'token', 'triggered']
+['enters', 'tokens', 'triggered']
 >>> [t.name for t in ruling_topics("If the target creature is an illegal target by the time it tries to resolve, "
 ...                                "the spell doesn't resolve.")]
 ['targets', 'resolution']
@@ -24,6 +24,7 @@ similarity of a rule whose topic both the card and the ruling have.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -115,6 +116,7 @@ TOPICS: tuple[Topic, ...] = (
 BY_NAME = {t.name: t for t in TOPICS}
 
 
+@functools.lru_cache(maxsize=65536)
 def card_topics(text: str | None) -> frozenset[str]:
     """The names of the topics a card's Oracle text can meet (reminder text in parentheses left out)."""
     if not text:
@@ -123,9 +125,15 @@ def card_topics(text: str | None) -> frozenset[str]:
     return frozenset(t.name for t in TOPICS if t.card is not None and t.card.search(body))
 
 
-def ruling_topics(text: str) -> list[Topic]:
-    """The topics an English ruling's words name, in :data:`TOPICS` order."""
-    return [t for t in TOPICS if t.ruling.search(text)]
+def ruling_topics(text: str) -> tuple[Topic, ...]:
+    """The topics an English ruling's words name, in :data:`TOPICS` order (kept for texts seen lately:
+    one text is the ruling of many cards)."""
+    return _ruling_topics(text)
+
+
+@functools.lru_cache(maxsize=65536)
+def _ruling_topics(text: str) -> tuple[Topic, ...]:
+    return tuple(t for t in TOPICS if t.ruling.search(text))
 
 
 def matches(number: str, prefixes: tuple[str, ...]) -> bool:
@@ -160,10 +168,11 @@ class Template:
 # say one rule's content outright (the rule's own terms), not a subject a ruling could take anywhere.
 TEMPLATES: tuple[Template, ...] = (
     Template("608.2b", _re(r"\b(?:targets?|it) (?:is|are|has become|have become|becomes?) (?:an? )?illegal\b"
-                           r"|\billegal targets? (?:by the time|when|as)\b|\ball (?:of )?(?:its|the|those|their) targets"
+                           r"|\billegal targets? (?:by the time|when|as)\b|\bbecomes? an illegal target\b|\ball (?:of )?(?:its|the|those|their) targets"
                            r" (?:are|become|have become) illegal\b")),
     Template("608.2c", _re(r"\bperform the actions stated on (?:a|the) card in sequence\b"
-                           r"|\bfollows? (?:its|the) instructions in the order written\b")),
+                           r"|\b(?:perform|follow)\w* (?:the |its |the spell's |the ability's )?instructions in"
+                           r" (?:the )?order\b")),
     Template("707.10c", _re(r"\bchoose new targets for (?:the |any of the |each )?cop(?:y|ies)\b")),
     Template("707.10", _re(r"\bcop(?:y|ies)\b[^.]{0,80}\b(?:isn't|aren't|wasn't|weren't|is not|are not) cast\b")),
     Template("111.7", _re(r"\btokens?\b[^.]{0,80}\bceases? to exist\b")),
@@ -175,10 +184,24 @@ TEMPLATES: tuple[Template, ...] = (
     Template("603.4", _re(r"\bintervening[- ]\"?if\"? clause\b")),
     Template("202.3e", _re(r"\bX is (?:treated as )?0\b[^.]{0,60}\bnot on the stack\b"
                            r"|\bmana value\b[^.]{0,80}\bX\b[^.]{0,40}\b(?:0|zero)\b")),
-    Template("107.3b", _re(r"\bchoose 0 as the value of X\b|\bX\b[^.]{0,40}\bmust (?:be|choose) 0\b"
+    Template("107.3b", _re(r"\bmust choose 0 as the value (?:of|for) X\b|\bX\b[^.]{0,40}\bmust (?:be|choose) 0\b"
                            r"|\bonly legal (?:choice|value) for X is 0\b")),
-    Template("601.2f", _re(r"\bto determine the total cost of a spell\b|\bwhen calculating a spell's total cost\b")),
+    Template("601.2f", _re(r"\bto determine the total cost of a spell\b|\bwhen calculating a spell's total cost\b"
+                           r"|\bpay (?:that much )?more or less\b|\bcost increases? (?:and|or) (?:cost )?reductions?\b")),
     Template("613.7", _re(r"\btimestamp order\b")),
+    Template("611.2c", _re(r"\b(?:enter the battlefield|enters the battlefield|you gain control of|come under your control)"
+                           r"\b[^.]{0,40}\blater (?:in|that) (?:the )?turn\b"
+                           r"|\bonly (?:creatures|permanents|lands|artifacts)\b[^.]{0,60}\b(?:when|as) [^.]{0,40}\bresolves\b")),
+    Template("616.1", _re(r"\bchooses which (?:replacement |prevention )?effects? (?:applies|to apply)\b"
+                          r"|\bchooses (?:the )?order in which (?:to apply )?(?:the )?(?:replacement|prevention)\b")),
+    Template("702.12b", _re(r"\bindestructible\b.{0,40}\b(?:destroy\w*|lethal damage)\b"
+                            r"|\b(?:destroy|lethal damage)\b[^.]{0,80}\bindestructible\b")),
+    Template("704.5f", _re(r"\btoughness (?:is )?0 or less\b|\b0 or less toughness\b")),
+    Template("107.4f", _re(r"\bPhyrexian mana\b")),
+    Template("700.5", _re(r"\bdevotion to\b")),
+    Template("508.1d", _re(r"\battacks? each (?:combat|turn) if able\b|\bdeclare attackers step\b[^.]{0,60}\bis tapped or\b")),
+    Template("509.1c", _re(r"\bblocks? each (?:combat|turn) if able\b|\bdeclare blockers step\b[^.]{0,60}\bis tapped or\b")),
+    Template("603.3a", _re(r"\bcontrols? (?:its|the|that) triggered ability\b|\bcontroller of (?:the|a|that) triggered ability\b")),
     Template("708.9", _re(r"\bface-down\b[^.]{0,80}\bleaves the battlefield\b[^.]{0,40}\breveal\b")),
     Template("708.5", _re(r"\blook at (?:a )?face-down (?:spells?|permanents?)\b")),
     Template("508.4", _re(r"\b(?:put onto|enters?) the battlefield (?:tapped and )?attacking\b[^.]{0,120}"
@@ -198,6 +221,7 @@ TEMPLATES: tuple[Template, ...] = (
 )
 
 
+@functools.lru_cache(maxsize=65536)
 def template_rule(text: str) -> str | None:
     """The rule whose template an English ruling's wording is, if any.
 
