@@ -1,8 +1,8 @@
 """The ruling linker on the built database: floors against the hand-labelled rulings, evidence, lineage, display.
 
 The floors are the quality measured when the linker was last tuned (bench/bench_ruling_links.py
-prints the figures: tune half precision 80.3 %, wiki linked 91.1 %, card linked 28.2 %, recall
-34.2 %; frozen half 65.4 %, 91.7 %, 11.4 %, 18.3 %), a few points under, each half its own, so
+prints the figures: tune half precision 89.6 %, wiki linked 91.1 %, card linked 56.7 %, recall
+51.0 %; frozen half 70.0 %, 92.0 %, 35.4 %, 29.3 %), a few points under, each half its own, so
 that a change making the links worse fails here. The linker puts precision before coverage (no
 link rather than a wrong one), and the issue's targets (precision 90 %, 90 % of wiki and 80 % of
 card rulings linked) are not reached by the lexical linker yet: ``test_issue_targets`` is an
@@ -23,8 +23,8 @@ from kb.ruling_links.evaluate import LABELS, evaluate, load_labels, stored_links
 
 HOWS = {"cited", "template", "keyword+similarity", "topic+similarity", "similarity"}
 FLOORS = {
-    "tune": {"precision": 0.75, "wiki linked": 0.86, "card linked": 0.24, "recall": 0.30},
-    "frozen": {"precision": 0.60, "wiki linked": 0.86, "card linked": 0.08, "recall": 0.15},
+    "tune": {"precision": 0.85, "wiki linked": 0.86, "card linked": 0.50, "recall": 0.45},
+    "frozen": {"precision": 0.62, "wiki linked": 0.86, "card linked": 0.28, "recall": 0.22},
 }
 
 
@@ -36,7 +36,7 @@ def scores(kb_db):
 
 def test_labels_are_many_and_name_real_rules(kb_db):
     release, labels = load_labels()
-    assert sum(l.kind == "wiki" for l in labels) >= 50 and sum(l.kind == "card" for l in labels) >= 100
+    assert sum(l.kind == "wiki" for l in labels) >= 50 and sum(l.kind == "card" for l in labels) >= 140
     assert {l.split for l in labels} == {"tune", "frozen"}
     assert sum(l.split == "frozen" for l in labels) >= len(labels) // 4
     numbers = {n for (n,) in kb_db.execute("select number from rules where lang = 'en' and release = ?", [release])}
@@ -123,9 +123,13 @@ def test_a_card_ruling_naming_a_topic_of_its_card_finds_that_rule(kb_db):
     linker = Linker(RuleIndex(kb_db.conn, *_newest(kb_db)))
     card = card_topics("Morph {2}{U}\nWhen this creature is turned face up, draw a card.")
     assert "face-down" in card and "triggered" in card
-    text = "You may look at a face-down permanent you control at any time."
+    text = "A face-down permanent is a 2/2 creature with no text, no name, no subtypes, and no mana cost."
     decision = linker.link(Ruling(text, "en", None, (), card_topics=card, use_topics=True))
-    assert [(link.number, link.how) for link in decision.links] == [("708.5", "topic+similarity")]
+    # 708.2a says it of every face-down permanent, 702.37a of a morph: either is the rule applied
+    assert [link.how for link in decision.links] == ["topic+similarity"]
+    assert decision.links[0].number in {"708.2a", "702.37a"}
+    # the same words on a card with nothing face-down name no topic of the card's: asked more of
+    assert "face-down" not in card_topics("Flying")
     # a ruling that names no topic and no keyword stays unlinked
     assert linker.link(Ruling("This is a rather nice card.", "en", None, (), card_topics=card,
                               use_topics=True)).links == []
