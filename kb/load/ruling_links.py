@@ -11,8 +11,10 @@ newest English release (``role = 'newest'``), each with its number there:
   that quote, else the English release in force on the quoted release's date
   or the page revision's date; a page with neither has only the newest row.
 
-``how`` says on what evidence (``cited``, ``keyword+similarity``,
-``similarity``) and ``score`` how strongly. A ruling with no link is kept as an
+``how`` says on what evidence (``cited``, ``template``, ``keyword+similarity``,
+``topic+similarity``, ``similarity``: see :mod:`kb.ruling_links.linker`) and ``score`` how
+strongly. A card ruling's candidates come from its card's keywords (``card_keywords``) and the
+general topics of its card's text (:func:`kb.ruling_links.topics.card_topics`). A ruling with no link is kept as an
 ``ingest_problems`` row (``ruling-not-linked``) naming its file and line and the
 candidate that came closest. ``rulings.linked_rules`` and
 ``card_rulings.linked_rules`` list the newest numbers as a JSON array, for

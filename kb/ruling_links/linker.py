@@ -5,13 +5,22 @@ Evidence, strongest first:
 1. **cited** — the ruling names a rule number (``See rule 701.55c``,
    ``rule 608.2b 参照``): read in the release the ruling was written for, then
    followed through the lineage to the newest release. Score 1.
-2. **keyword+similarity** — the ruling's page is a keyword's page (every ruling on it), or its
+2. **template** — a card ruling in one of the recurring wordings that restate one rule
+   (:data:`kb.ruling_links.topics.TEMPLATES`: "… is an illegal target …" is 608.2b).
+   Score :data:`TEMPLATE_SCORE`.
+3. **keyword+similarity** — the ruling's page is a keyword's page (every ruling on it), or its
    card has the keyword (``Dredge 3``, ``it explores``): the keyword's subrule most similar to
    the ruling, when it is similar enough and clearly ahead of the keyword's other subrules
    (the *best* subrule, not its neighbours); on a keyword's own page, a ruling no subrule stands
-   out for applies the keyword's definition. A rule outside the keyword that is far more
-   similar wins instead (a card's ruling is often about its other text).
-3. **similarity** — otherwise the rule most similar to the ruling over the whole newest
+   out for applies the keyword's definition, and so does a card ruling naming the keyword
+   when the definition is its most similar rule (:data:`DEFINITION_MUST_LEAD`). A page about
+   no keyword (Treasure) is narrowed to the rules naming its subject. A rule outside the
+   keyword that is far more similar wins instead (a card's ruling is often about its other text).
+4. **topic+similarity** — a card ruling naming a general topic (targets, a trigger, tokens …:
+   :data:`kb.ruling_links.topics.TOPICS`): the topic's rule most similar to the ruling, when
+   similar enough (:data:`TOPIC_MIN`, less when the card's text has the topic too) and ahead of
+   the next; it beats the keyword's definition when more similar than the keyword's best rule.
+5. **similarity** — otherwise the rule most similar to the ruling over the whole newest
    release, when it is very similar (:data:`THRESHOLD`) and clearly ahead of the next.
 
 At most one link by similarity: a second, even as similar, was more often wrong. A ruling
