@@ -216,6 +216,12 @@ TEMPLATES: tuple[Template, ...] = (
     Template("602.1", _re(r"\bactivated abilities contain a colon\b|\bActivated abilities include a colon\b")),
     Template("702.29a", _re(r"\bCycling is an activated ability\b")),
     Template("107.14", _re(r"\{E\} is the energy symbol\b")),
+    Template("122.1", _re(r"\benergy counters are a kind of counter\b")),
+    Template("611.3a", _re(r"\bit will no longer be affected by its own ability\b")),
+    Template("708.8", _re(r"\bturns? face up or face down changes characteristics\b")),
+    Template("202.3", _re(r"\bmana value of (?:a|the) spell cast without paying its mana cost is determined by its mana cost\b")),
+    Template("118.9a", _re(r"\bwithout paying its mana cost,?\"?[^.]{0,40}\bcan't (?:choose to )?cast it for any"
+                           r" alternative costs?\b")),
     Template("302.6", _re(r"\bcontinuously controlled\b[^.]{0,60}\bmost recent turn\b")),
     Template("712.14", _re(r"\benters? with its front face up\b")),
 )
