@@ -54,6 +54,7 @@ TOPIC_MIN = 0.20  # a rule of a topic the ruling names (kb.ruling_links.topics):
 TOPIC_MIN_CONFIRMED = 0.12  # ... when the card's own text has the topic too
 TOPIC_MARGIN = 0.03  # ... and this far ahead of the topics' next rule
 TOPIC_BONUS = 0.25  # a topic link's score: its similarity plus this
+DEFINITION_UNLESS_TOPIC_CHOSEN = True  # ... when a general topic's rule was not chosen (else: when none is named)
 DEFINITION_MUST_LEAD = True  # a card ruling gets its keyword's definition only when that is its best subrule
 TEMPLATE_SCORE = 0.9  # a link by a ruling template (kb.ruling_links.topics.TEMPLATES)
 TOPIC_OVER_KEYWORD = 1.5  # a topic's rule beats its keyword's clearly best subrule when this many times as similar
@@ -263,6 +264,7 @@ class Linker:
         links = list(cited)
         chosen: tuple[int, str, float, float] | None = None  # doc, how, score, similarity
         by_subrule = False  # chosen as its keyword's clearly best subrule (not its definition)
+        picked = self._topic_choice(of_topics, topic_docs) if of_topics else None
         outside = [(s, i) for s, i in top if i not in of_members and i not in of_topics]
         if members:
             ranked = sorted(((s, i) for i, s in of_members.items()), reverse=True)
@@ -272,7 +274,7 @@ class Linker:
                 chosen = (m1, "keyword+similarity", s1 + self.context_bonus, s1)
                 by_subrule = True
             elif (ruling.definition_fallback and not ruling.keywords_if_named) or (
-                    ruling.definition_if_named and not topic_docs
+                    ruling.definition_if_named and (picked is None if DEFINITION_UNLESS_TOPIC_CHOSEN else not topic_docs)
                     and any(k in self.mentioned_keywords(ruling) for k in context)):
                 d = max(first, key=lambda i: of_members.get(i, 0.0))
                 # a card's ruling: only when the definition is the keyword's most similar rule
@@ -287,7 +289,6 @@ class Linker:
                     by_subrule = True
             decision.best = (self.index.docs[m1].number, round(s1 + self.context_bonus, 3))
         if of_topics:
-            picked = self._topic_choice(of_topics, topic_docs)
             # a topic's rule beats the keyword's definition when more similar than the keyword's best
             # subrule, and a clearly best subrule only when far more similar
             keyword_best = (TOPIC_OVER_KEYWORD * chosen[3]) if by_subrule else (s1 if members else 0.0)
