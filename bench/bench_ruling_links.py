@@ -39,6 +39,13 @@ def quality(conn, show_errors: bool) -> None:
             s = scores.get((kind, split))
             if s:
                 print(f"  {split:<6} {kind:<4} {s.line()}" + (f"  ({len(s.missing)} labels not found)" if s.missing else ""))
+    # every stored ruling, labelled or not: how many are linked, and on what evidence
+    for table, what in (("rulings", "wiki rulings"), ("card_rulings", "card rulings")):
+        total, linked = conn.execute(f"select count(*), count(linked_rules) from [{table}]").fetchone()
+        hows = conn.execute(f"select link_how, count(*) from [{table}] where link_how is not null"
+                            " group by link_how order by count(*) desc").fetchall()
+        print(f"  every stored {what}: {linked:,} of {total:,} linked ({linked / max(total, 1):.1%}); by how: "
+              + ", ".join(f"{h} {n:,}" for h, n in hows))
     for split in ("tune", "frozen"):
         a, w, c = (scores.get((k, split)) for k in ("all", "wiki", "card"))
         if a and w and c:
@@ -56,8 +63,10 @@ def quality(conn, show_errors: bool) -> None:
 
 def scale(conn, corpus: Path) -> None:
     from ingest.cards import CardRuling, OracleCard, parse_oracle_records
-    from kb.load.ruling_links import _Releases
+    from kb.load.ruling_links import (CARD_DEFINITION_FALLBACK, CARD_DEFINITION_IF_NAMED, CARD_TOPICS, KEYWORDS_IF_NAMED,
+                                      _Releases)
     from kb.ruling_links import Linker, Ruling, RuleIndex
+    from kb.ruling_links.topics import card_topics
 
     files = sorted((corpus / "cards" / "oracle_sets").glob("*.txt"))
     if not files:
@@ -84,7 +93,11 @@ def scale(conn, corpus: Path) -> None:
     items = []
     for name, day, text in rulings:
         in_force = releases.in_force(day)
-        items.append(Ruling(text, "en", None, keywords.get(name, ()), (("en", in_force),) if in_force else ()))
+        # as the build decides a card ruling: the card's keywords and its text's topics
+        items.append(Ruling(text, "en", None, keywords.get(name, ()), (("en", in_force),) if in_force else (),
+                            keywords_if_named=KEYWORDS_IF_NAMED, definition_fallback=CARD_DEFINITION_FALLBACK,
+                            card_topics=card_topics(cards.get(name)), use_topics=CARD_TOPICS,
+                            definition_if_named=CARD_DEFINITION_IF_NAMED))
     distinct = list(dict.fromkeys(items))
     decided = dict(zip(distinct, linker.link_many(distinct)))
     linked = sum(bool(decided[r].links) for r in items)

@@ -492,6 +492,29 @@ def _english_subject(blocks: list) -> str | None:
     return None
 
 
+def _as_ruling_item(block):
+    """A paragraph of a ruling section without bullets, as the bullet it lost."""
+    if not isinstance(block, Paragraph) or not block.text:
+        return block
+    return ListItem(block.text, 0, block.line, markup=getattr(block, "markup", None),
+                    links=getattr(block, "links", None), mark_lost=True)
+
+
+def _unmarked_ruling_sections(blocks: list, paths: list) -> set[int]:
+    """The ruling sections (``id`` of their heading) that hold paragraphs and no bullet."""
+    paragraphs: dict[int, int] = {}
+    bulleted: set[int] = set()
+    for block, path in zip(blocks, paths):
+        if not path or path[-1].text not in RULING_SECTIONS:
+            continue
+        key = id(path[-1])
+        if isinstance(block, ListItem):
+            bulleted.add(key)
+        elif isinstance(block, Paragraph) and block.text:
+            paragraphs[key] = paragraphs.get(key, 0) + 1
+    return {k for k in paragraphs if k not in bulleted}
+
+
 def records_from_document(doc: WikiDocument, *, card_names: CardNameIndex | None = None,
                           excerpt: bool | None = None) -> Iterator[WikiRecord]:
     """The records of one page revision, whatever form it was read from (see the module docstring)."""
@@ -572,14 +595,25 @@ def records_from_document(doc: WikiDocument, *, card_names: CardNameIndex | None
     stack: list[tuple[int, int]] = []  # (depth, position) of the open rulings
     seen_mentions: set = set()
     closed = False  # an English Rulings section ends at a line that is no bullet (rendered text loses headings)
+    # A Japanese ルール section with no bullet at all lost its marks in rendering (宝物's old revision):
+    # its paragraphs are its rulings.
+    unmarked = _unmarked_ruling_sections(blocks, paths) if lang != "en" else set()
     for block, path in zip(blocks, paths):
         section = path[-1].text if path else None
         ruling_position = None
+        if block is last_block:
+            block = last_block = _as_ruling_item(block) if path and id(path[-1]) in unmarked else block
+        elif path and id(path[-1]) in unmarked:
+            block = _as_ruling_item(block)
         if isinstance(block, Heading):
             stack = []
             closed = False
         elif lang == "en" and isinstance(block, Paragraph) and position and any(h.text in RULING_SECTIONS for h in path):
             closed = True
+        elif isinstance(block, ListItem) and not block.text and any(h.text in RULING_SECTIONS for h in path):
+            yield IngestProblem(doc.source, block.line, "warning", "wiki-empty-ruling",
+                                "a ruling bullet with no text" + (" (the page is cut here)" if block is last_block
+                                                                  else "") + "; no ruling is stored for it")
         elif isinstance(block, ListItem) and block.text and not closed and any(h.text in RULING_SECTIONS for h in path):
             position += 1
             while stack and stack[-1][0] >= block.depth:

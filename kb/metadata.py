@@ -165,7 +165,7 @@ TABLES = {
     },
     "card_ruling_rules": {
         "title": "Card rulings → rules",
-        "description": "The rules each dated card ruling applies, found by the linker: how = cited, keyword+similarity (a rule of a keyword the card has or the ruling names), similarity; score as for wiki rulings. role newest = the newest English release; role written = the English release in force on the ruling's date. A ruling linked to nothing is listed in ingest_problems (ruling-not-linked).",
+        "description": "The rules each dated card ruling applies, found by the linker: how = cited, template (a ruling wording that restates one rule: an illegal target … is 608.2b), keyword+similarity (a rule of a keyword the card has or the ruling names), topic+similarity (the most similar rule of a general topic the ruling names and, surer, the card's text has: targets, triggers, tokens, copies …), similarity; score as for wiki rulings. role newest = the newest English release; role written = the English release in force on the ruling's date. A ruling linked to nothing is listed in ingest_problems (ruling-not-linked).",
         "facets": ["how", "role", "release", "number"],
     },
     "wiki_sections": {

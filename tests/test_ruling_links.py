@@ -1,8 +1,8 @@
 """The ruling linker on the built database: floors against the hand-labelled rulings, evidence, lineage, display.
 
 The floors are the quality measured when the linker was last tuned (bench/bench_ruling_links.py
-prints the figures: tune half precision 80.3 %, wiki linked 91.1 %, card linked 28.2 %, recall
-34.2 %; frozen half 65.4 %, 91.7 %, 11.4 %, 18.3 %), a few points under, each half its own, so
+prints the figures: tune half precision 90.6 %, wiki linked 91.1 %, card linked 67.0 %, recall
+57.3 %; frozen half 71.1 %, 92.0 %, 45.8 %, 33.3 %), a few points under, each half its own, so
 that a change making the links worse fails here. The linker puts precision before coverage (no
 link rather than a wrong one), and the issue's targets (precision 90 %, 90 % of wiki and 80 % of
 card rulings linked) are not reached by the lexical linker yet: ``test_issue_targets`` is an
@@ -21,9 +21,10 @@ from kb.cli import cli
 from kb.ruling_links import Linker, Ruling, RuleIndex
 from kb.ruling_links.evaluate import LABELS, evaluate, load_labels, stored_links
 
+HOWS = {"cited", "template", "keyword+similarity", "topic+similarity", "similarity"}
 FLOORS = {
-    "tune": {"precision": 0.75, "wiki linked": 0.86, "card linked": 0.24, "recall": 0.30},
-    "frozen": {"precision": 0.60, "wiki linked": 0.86, "card linked": 0.08, "recall": 0.15},
+    "tune": {"precision": 0.86, "wiki linked": 0.86, "card linked": 0.60, "recall": 0.50},
+    "frozen": {"precision": 0.64, "wiki linked": 0.86, "card linked": 0.38, "recall": 0.26},
 }
 
 
@@ -35,7 +36,7 @@ def scores(kb_db):
 
 def test_labels_are_many_and_name_real_rules(kb_db):
     release, labels = load_labels()
-    assert sum(l.kind == "wiki" for l in labels) >= 50 and sum(l.kind == "card" for l in labels) >= 100
+    assert sum(l.kind == "wiki" for l in labels) >= 50 and sum(l.kind == "card" for l in labels) >= 140
     assert {l.split for l in labels} == {"tune", "frozen"}
     assert sum(l.split == "frozen" for l in labels) >= len(labels) // 4
     numbers = {n for (n,) in kb_db.execute("select number from rules where lang = 'en' and release = ?", [release])}
@@ -103,6 +104,47 @@ def test_a_card_ruling_about_other_text_gets_no_keyword_link(kb_db):
     assert [link.number for link in linker.link(wiki).links] == ["701.23a"]
 
 
+def test_a_card_ruling_in_a_rules_template_is_linked_to_that_rule(kb_db):
+    """Gatherer's templated wordings name their rule outright, ahead of the card's keyword."""
+    linker = Linker(RuleIndex(kb_db.conn, *_newest(kb_db)))
+    text = ("Some spells that instruct you to surveil require targets. If all of those targets become illegal,"
+            " the spell doesn't resolve and you won't surveil.")
+    decision = linker.link(Ruling(text, "en", None, ("Surveil",), use_topics=True))
+    assert [(link.number, link.how) for link in decision.links] == [("608.2b", "template")]
+    # without topics (a wiki ruling), the keyword decides as before
+    assert all(link.how != "template" for link in linker.link(Ruling(text, "en", None, ("Surveil",))).links)
+
+
+def test_a_card_ruling_naming_a_topic_of_its_card_finds_that_rule(kb_db):
+    """The card's text (face-down, a token) and the ruling's words narrow the candidates to a few
+    general rules; the most similar of them is linked."""
+    from kb.ruling_links.topics import card_topics
+
+    linker = Linker(RuleIndex(kb_db.conn, *_newest(kb_db)))
+    card = card_topics("Morph {2}{U}\nWhen this creature is turned face up, draw a card.")
+    assert "face-down" in card and "triggered" in card
+    text = "A face-down permanent is a 2/2 creature with no text, no name, no subtypes, and no mana cost."
+    decision = linker.link(Ruling(text, "en", None, (), card_topics=card, use_topics=True))
+    # 708.2a says it of every face-down permanent, 702.37a of a morph: either is the rule applied
+    assert [link.how for link in decision.links] == ["topic+similarity"]
+    assert decision.links[0].number in {"708.2a", "702.37a"}
+    # the same words on a card with nothing face-down name no topic of the card's: asked more of
+    assert "face-down" not in card_topics("Flying")
+    # a ruling that names no topic and no keyword stays unlinked
+    assert linker.link(Ruling("This is a rather nice card.", "en", None, (), card_topics=card,
+                              use_topics=True)).links == []
+
+
+def test_a_page_about_no_keyword_is_narrowed_by_its_subject(kb_db):
+    """宝物/Treasure is no keyword: the few rules that name Treasure are its candidates."""
+    from kb.japanese import search_form
+
+    linker = Linker(RuleIndex(kb_db.conn, *_newest(kb_db)))
+    text = "効果が「宝物・トークンを生成する」場合、無色の宝物・アーティファクト・トークンを生成する。"
+    decision = linker.link(Ruling(text, "ja", search_form(text), ("Treasure",), subjects=("Treasure",)))
+    assert [link.number for link in decision.links] == ["111.10a"]
+
+
 def test_the_best_subrule_of_the_keyword_not_its_neighbour(kb_db):
     index = RuleIndex(kb_db.conn, *_newest(kb_db))
     linker = Linker(index)
@@ -149,7 +191,7 @@ def test_kb_rulings_lists_wiki_and_card_rulings_with_how(built_db):
     assert data["number"] == "701.57" and data["total"] >= 5
     wiki = [r for r in data["rulings"] if r["kind"] == "wiki"]
     assert any(r["page_title"] == "発見" for r in wiki)
-    assert all(link["how"] in {"cited", "keyword+similarity", "similarity"} for r in data["rulings"] for link in r["links"])
+    assert all(link["how"] in HOWS for r in data["rulings"] for link in r["links"])
     text = CliRunner().invoke(cli, ["rulings", "701.57a", "--db", str(built_db)])
     assert text.exit_code == 0 and "rulings linked to 701.57a" in text.output
     bad = CliRunner().invoke(cli, ["rulings", "Notakeyword", "--db", str(built_db)])
@@ -159,7 +201,7 @@ def test_kb_rulings_lists_wiki_and_card_rulings_with_how(built_db):
 async def test_rule_page_lists_rulings_with_how_they_were_linked(ds):
     data = (await ds.client.get("/-/rules/701.57.json")).json()
     linked = [r for r in data["rulings"] if r.get("linked_number")]
-    assert linked and all(r["how"] in {"cited", "keyword+similarity", "similarity"} for r in linked)
+    assert linked and all(r["how"] in HOWS for r in linked)
     assert any(r["page_title"] == "発見" for r in linked)
     page = await ds.client.get("/-/rules/701.57")
     assert page.status_code == 200 and "keyword+similarity" in page.text

@@ -11,8 +11,10 @@ newest English release (``role = 'newest'``), each with its number there:
   that quote, else the English release in force on the quoted release's date
   or the page revision's date; a page with neither has only the newest row.
 
-``how`` says on what evidence (``cited``, ``keyword+similarity``,
-``similarity``) and ``score`` how strongly. A ruling with no link is kept as an
+``how`` says on what evidence (``cited``, ``template``, ``keyword+similarity``,
+``topic+similarity``, ``similarity``: see :mod:`kb.ruling_links.linker`) and ``score`` how
+strongly. A card ruling's candidates come from its card's keywords (``card_keywords``) and the
+general topics of its card's text (:func:`kb.ruling_links.topics.card_topics`). A ruling with no link is kept as an
 ``ingest_problems`` row (``ruling-not-linked``) naming its file and line and the
 candidate that came closest. ``rulings.linked_rules`` and
 ``card_rulings.linked_rules`` list the newest numbers as a JSON array, for
@@ -33,6 +35,7 @@ from ingest.records import IngestProblem
 
 from ..build import BuildContext
 from ..ruling_links import Linker, Ruling, RuleIndex
+from ..ruling_links.topics import card_topics
 from ..schema import create_tables
 
 _LINK_COLUMNS = {
@@ -54,6 +57,12 @@ KEYWORDS_IF_NAMED = False  # narrowing only named ones lost coverage for no prec
 # Whether a card ruling no subrule of the card's keyword stands out for is linked to the keyword's
 # definition: most such rulings were about the card's other text (608.2b, 603.3), wrong links.
 CARD_DEFINITION_FALLBACK = False
+# Whether a card ruling that names a general rule's topic (a target, a token, a trigger …: see
+# kb.ruling_links.topics) has that topic's rules as candidates, surer when the card's text has it.
+CARD_TOPICS = True
+# Whether a card ruling that names its card's keyword (and no general topic) applies the keyword's
+# definition when no subrule of it stands out.
+CARD_DEFINITION_IF_NAMED = True
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 _JA_DATE = re.compile(r"(?P<y>\d{4})年(?P<m>\d{1,2})月(?P<d>\d{1,2})日")
 _EN_DATE = re.compile(r"(?P<d>\d{1,2}) (?P<month>January|February|March|April|May|June|July|August|September"
@@ -203,7 +212,8 @@ def wiki_rulings(db) -> list[dict]:
         out.append({
             "id": rid, "source": source, "line": line, "written": written,
             "what": f"the ruling on the {title} page",
-            "ruling": Ruling(text, lang, search_ja if lang == "ja" else None, keywords, tuple(written)),
+            "ruling": Ruling(text, lang, search_ja if lang == "ja" else None, keywords, tuple(written),
+                             subjects=keywords),
         })
     return out
 
@@ -224,6 +234,10 @@ def card_rulings(db, index: RuleIndex) -> list[dict]:
     elif "cards" in tables:  # without the card step's table, the keywords the text names
         for card_id, text in db.execute("select id, text from cards where text is not null"):
             card_keywords[card_id] = tuple(sorted(k.title for k in index.keywords_in_english(text) if not k.generic))
+    topics: dict[int, frozenset[str]] = {}
+    if CARD_TOPICS and "cards" in tables:
+        for card_id, text, faces in db.execute("select id, text, faces_text from cards"):
+            topics[card_id] = card_topics("\n".join(t for t in (text, faces) if t))
     out = []
     for rid, card_id, card, day, text, sources, line in db.execute(
             "select id, card_id, card, date, text, sources, line from card_rulings order by id"):
@@ -239,7 +253,9 @@ def card_rulings(db, index: RuleIndex) -> list[dict]:
             "id": rid, "source": source, "line": line, "written": list(written),
             "what": f"the {day} ruling of {card}",
             "ruling": Ruling(text, "en", None, card_keywords.get(card_id, ()), written,
-                             keywords_if_named=KEYWORDS_IF_NAMED, definition_fallback=CARD_DEFINITION_FALLBACK),
+                             keywords_if_named=KEYWORDS_IF_NAMED, definition_fallback=CARD_DEFINITION_FALLBACK,
+                             card_topics=topics.get(card_id, frozenset()), use_topics=CARD_TOPICS,
+                             definition_if_named=CARD_DEFINITION_IF_NAMED),
         })
     return out
 

@@ -24,7 +24,7 @@ from . import ruling_links
 
 NAMESPACE = "ruling-links"
 MODULES = ("kb.load.ruling_links", "kb.load.ruling_links_cache", "kb.ruling_links.index", "kb.ruling_links.linker",
-           "kb.ruling_links.similarity", "kb.ruling_links.text", "ingest.rule_refs")
+           "kb.ruling_links.similarity", "kb.ruling_links.text", "kb.ruling_links.topics", "ingest.rule_refs")
 READS = ("rules", "rule_lineage", "examples", "glossary", "glossary_pairs", "releases", "rulings", "wiki_pages",
          "card_rulings", "cards", "card_keywords")
 UPDATED = {"rulings": "id", "card_rulings": "id"}

@@ -4,8 +4,10 @@
 - :mod:`.index`: :class:`RuleIndex`, the newest release's rules in both languages, their
   TF-IDF vectors and the keywords (701.x, 702.x) with the rules under each;
 - :mod:`.similarity`: the :class:`Similarity` seam and :class:`LexicalSimilarity`;
-- :mod:`.linker`: :class:`Linker`, which weighs the evidence (cited, keyword+similarity,
-  similarity) and decides.
+- :mod:`.topics`: the general rules a card ruling may apply (targets → 115/608.2b, tokens → 111 …)
+  narrowed by the card's text and the ruling's words, and the rulings' recurring wordings (templates);
+- :mod:`.linker`: :class:`Linker`, which weighs the evidence (cited, template, keyword+similarity,
+  topic+similarity, similarity) and decides.
 
 The build step is :mod:`kb.load.ruling_links`; ``kb rulings`` (:mod:`kb.cli.rulings`)
 and the rule page read what it stored.

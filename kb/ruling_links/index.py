@@ -241,6 +241,18 @@ class RuleIndex:
                 self._by_first_stem[stems[0]].append(kw)
         self._numbers: dict[tuple[str, str], dict[int, str]] = {}
         self._lineages: dict[tuple[str, str], dict[str, int]] = {}
+        self._topic_members: dict[str, tuple[int, ...]] = {}
+        self._subjects: dict[str, Keyword | None] = {}
+
+    def topic_members(self, topic) -> tuple[int, ...]:
+        """The doc indexes of the rules of a :class:`~kb.ruling_links.topics.Topic` (kept per topic)."""
+        from .topics import matches
+
+        found = self._topic_members.get(topic.name)
+        if found is None:
+            found = tuple(i for i, d in enumerate(self.docs) if matches(d.number, topic.rules))
+            self._topic_members[topic.name] = found
+        return found
 
     def _keywords(self, titles: dict, lineage_of: dict) -> dict[str, Keyword]:
         names_ja: dict[str, str] = {}
@@ -269,6 +281,26 @@ class RuleIndex:
         if found is None:
             found = next((k for t, k in self.keywords.items() if t.endswith(" " + key) or t.startswith(key + " ")), None)
         return found
+
+    def subject(self, name: str | None, most: int = 30) -> Keyword | None:
+        """A page subject that is no keyword (Treasure, Vehicle) as a :class:`Keyword` of the rules whose
+        English text names it, most mentions first (the rule that defines it, 111.10a, ahead), when
+        there are few enough (``most``) to narrow anything; ``None`` otherwise.
+        """
+        if not name or len(name) < 4:
+            return None
+        key = name.strip().lower()
+        cached = self._subjects.get(key, False)
+        if cached is not False:
+            return cached
+        pattern = re.compile(rf"(?<![\w-]){re.escape(key)}(?:s|es)?(?![\w-])", re.IGNORECASE)
+        counts = [(len(pattern.findall(d.text_en)), i) for i, d in enumerate(self.docs)]
+        found = sorted(((c, i) for c, i in counts if c), key=lambda x: (-x[0], x[1]))
+        subject = None
+        if 0 < len(found) <= most:
+            subject = Keyword(name, "", None, None, [i for _, i in found])
+        self._subjects[key] = subject
+        return subject
 
     def keywords_in_english(self, text: str) -> list[Keyword]:
         """The keywords an English text names (``explores``, ``Dredge 3``, ``scry 2``).

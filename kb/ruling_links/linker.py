@@ -5,13 +5,22 @@ Evidence, strongest first:
 1. **cited** — the ruling names a rule number (``See rule 701.55c``,
    ``rule 608.2b 参照``): read in the release the ruling was written for, then
    followed through the lineage to the newest release. Score 1.
-2. **keyword+similarity** — the ruling's page is a keyword's page (every ruling on it), or its
+2. **template** — a card ruling in one of the recurring wordings that restate one rule
+   (:data:`kb.ruling_links.topics.TEMPLATES`: "… is an illegal target …" is 608.2b).
+   Score :data:`TEMPLATE_SCORE`.
+3. **keyword+similarity** — the ruling's page is a keyword's page (every ruling on it), or its
    card has the keyword (``Dredge 3``, ``it explores``): the keyword's subrule most similar to
    the ruling, when it is similar enough and clearly ahead of the keyword's other subrules
    (the *best* subrule, not its neighbours); on a keyword's own page, a ruling no subrule stands
-   out for applies the keyword's definition. A rule outside the keyword that is far more
-   similar wins instead (a card's ruling is often about its other text).
-3. **similarity** — otherwise the rule most similar to the ruling over the whole newest
+   out for applies the keyword's definition, and so does a card ruling naming the keyword
+   when the definition is its most similar rule (:data:`DEFINITION_MUST_LEAD`). A page about
+   no keyword (Treasure) is narrowed to the rules naming its subject. A rule outside the
+   keyword that is far more similar wins instead (a card's ruling is often about its other text).
+4. **topic+similarity** — a card ruling naming a general topic (targets, a trigger, tokens …:
+   :data:`kb.ruling_links.topics.TOPICS`): the topic's rule most similar to the ruling, when
+   similar enough (:data:`TOPIC_MIN`, less when the card's text has the topic too) and ahead of
+   the next; it beats the keyword's definition when more similar than the keyword's best rule.
+5. **similarity** — otherwise the rule most similar to the ruling over the whole newest
    release, when it is very similar (:data:`THRESHOLD`) and clearly ahead of the next.
 
 At most one link by similarity: a second, even as similar, was more often wrong. A ruling
@@ -30,6 +39,7 @@ from ingest.rule_refs import find_citations
 
 from .index import Keyword, RuleIndex
 from .similarity import LexicalSimilarity, Similarity
+from .topics import ruling_topics, template_rule
 
 # Set on the "tune" half of the labels only (bench/bench_ruling_links.py prints both halves).
 KEYWORD_MIN = 0.15  # a keyword's subrule: as similar as this to be chosen on its own
@@ -40,6 +50,14 @@ SIMILARITY_MARGIN = 0.15  # ... this far ahead of the next
 OUTSIDE_RATIO = 2.0  # a rule outside the keyword beats the keyword's when this many times as similar
 CONTEXT_BONUS = 0.40  # a keyword link's score: its similarity plus this
 TOP_K = 5  # the most similar rules looked at outside the keyword
+TOPIC_MIN = 0.20  # a rule of a topic the ruling names (kb.ruling_links.topics): as similar as this
+TOPIC_MIN_CONFIRMED = 0.12  # ... when the card's own text has the topic too
+TOPIC_MARGIN = 0.03  # ... and this far ahead of the topics' next rule
+TOPIC_BONUS = 0.25  # a topic link's score: its similarity plus this
+DEFINITION_UNLESS_TOPIC_CHOSEN = True  # ... when a general topic's rule was not chosen (else: when none is named)
+DEFINITION_MUST_LEAD = True  # a card ruling gets its keyword's definition only when that is its best subrule
+TEMPLATE_SCORE = 0.9  # a link by a ruling template (kb.ruling_links.topics.TEMPLATES)
+TOPIC_OVER_KEYWORD = 1.5  # a topic's rule beats its keyword's clearly best subrule when this many times as similar
 MAX_LINKS = 3  # kept for callers; one link each by similarity (a second was more often wrong)
 
 
@@ -58,6 +76,15 @@ class Ruling:
     # whether a ruling no subrule of its keyword stands out for applies the keyword's definition: on
     # the keyword's own wiki page it does; a card's ruling is as often about the card's other text
     definition_fallback: bool = True
+    # the general rules' topics its card can meet (kb.ruling_links.topics.card_topics); with
+    # ``use_topics``, a ruling naming a topic has that topic's rules as candidates too
+    card_topics: frozenset[str] = frozenset()
+    use_topics: bool = False
+    # what its page is about when that is no keyword (Treasure): the rules naming it narrow it instead
+    subjects: tuple[str, ...] = ()
+    # a ruling that names its card's keyword and no general rule's topic applies the keyword's
+    # definition when no subrule stands out (kb.ruling_links.topics)
+    definition_if_named: bool = False
 
 
 @dataclass(frozen=True)
@@ -85,6 +112,7 @@ class Linker:
         self.threshold = THRESHOLD if threshold is None else threshold
         self.context_bonus = context_bonus
         self._recent: dict[tuple[str, str], dict[int, float]] = {}
+        self._topic_cache: dict[tuple, dict[int, bool]] = {}
 
     def _similar(self, ruling: Ruling) -> dict[int, float]:
         """The similarity of a text, kept for the texts seen lately (one text, many cards)."""
@@ -97,8 +125,11 @@ class Linker:
             self._recent[key] = found
         return found
 
-    def context_keywords(self, names: tuple[str, ...]) -> list[Keyword]:
-        return [k for k in (self.index.keyword(n) for n in names) if k is not None]
+    def context_keywords(self, names: tuple[str, ...], subjects: tuple[str, ...] = ()) -> list[Keyword]:
+        found = [k for k in (self.index.keyword(n) for n in names) if k is not None]
+        if not found:  # a page about no keyword (宝物/Treasure): the few rules that name its subject
+            found = [k for k in (self.index.subject(n) for n in subjects) if k is not None]
+        return found
 
     def mentioned_keywords(self, ruling: Ruling) -> list[Keyword]:
         if ruling.lang == "ja":
@@ -160,6 +191,38 @@ class Linker:
                     of_members[doc] = float(values[w])
         return top, of_members
 
+    def _topic_docs(self, ruling: Ruling, members: set[int]) -> dict[int, bool]:
+        """The rules of the topics an English ruling names (outside its keywords' ``members``), each
+        with whether its card's text has the topic too (kb.ruling_links.topics)."""
+        if not ruling.use_topics or ruling.lang == "ja":
+            return {}
+        topics = ruling_topics(ruling.text)
+        if not topics:
+            return {}
+        key = (topics, frozenset(t.name for t in topics) & ruling.card_topics, frozenset(members))
+        found = self._topic_cache.get(key)
+        if found is None:
+            found = {}
+            for topic in topics:
+                confirmed = topic.name in ruling.card_topics
+                for i in self.index.topic_members(topic):
+                    if i not in members:
+                        found[i] = found.get(i, False) or confirmed
+            if len(self._topic_cache) > 4096:
+                self._topic_cache.clear()
+            self._topic_cache[key] = found
+        return found
+
+    def _topic_choice(self, of_topics: dict[int, float], confirmed: dict[int, bool]):
+        """The topics' rule most similar to the ruling, when similar enough and ahead of the next."""
+        ranked = sorted(((s, i) for i, s in of_topics.items()), reverse=True)
+        t1, ti = ranked[0]
+        t2 = ranked[1][0] if len(ranked) > 1 else 0.0
+        need = TOPIC_MIN_CONFIRMED if confirmed.get(ti) else TOPIC_MIN
+        if t1 >= need and t1 - t2 >= TOPIC_MARGIN:
+            return (ti, "topic+similarity", t1 + TOPIC_BONUS, t1)
+        return None
+
     def link(self, ruling: Ruling, *, similar=None) -> Decision:
         """Decide one ruling; ``similar`` is its similarity if already computed (``{doc: score}``, or
         ``(doc indexes, scores)`` arrays sorted by doc index).
@@ -178,7 +241,7 @@ class Linker:
         """
         decision = Decision()
         cited = self._cited(ruling, decision)
-        context = [k for k in self.context_keywords(ruling.keywords) if not k.generic]
+        context = [k for k in self.context_keywords(ruling.keywords, ruling.subjects) if not k.generic]
         if ruling.keywords_if_named:
             mentioned = self.mentioned_keywords(ruling)
             context = [k for k in context if k in mentioned]
@@ -188,31 +251,59 @@ class Linker:
             if kw.members:
                 first.add(kw.members[0])
             members += [i for i in kw.members if i not in members]
-        top, of_members = self._view(similar if similar is not None else self._similar(ruling), set(members),
-                                     TOP_K)
+        topic_docs = self._topic_docs(ruling, set(members))
+        template_doc = None
+        if ruling.use_topics and ruling.lang != "ja":
+            template_doc = self.index.by_number.get(template_rule(ruling.text) or "")
+        top, of_members = self._view(similar if similar is not None else self._similar(ruling),
+                                     set(members) | set(topic_docs) | ({template_doc} - {None}), TOP_K)
+        template_similarity = of_members.get(template_doc, 0.0) if template_doc is not None else 0.0
+        if template_doc is not None and template_doc not in members and template_doc not in topic_docs:
+            of_members.pop(template_doc, None)
+        of_topics = {i: of_members.pop(i) for i in topic_docs if i in of_members}
         links = list(cited)
         chosen: tuple[int, str, float, float] | None = None  # doc, how, score, similarity
-        outside = [(s, i) for s, i in top if i not in of_members]
+        by_subrule = False  # chosen as its keyword's clearly best subrule (not its definition)
+        picked = self._topic_choice(of_topics, topic_docs) if of_topics else None
+        outside = [(s, i) for s, i in top if i not in of_members and i not in of_topics]
         if members:
             ranked = sorted(((s, i) for i, s in of_members.items()), reverse=True)
             s1, m1 = ranked[0]
             s2 = ranked[1][0] if len(ranked) > 1 else 0.0
             if s1 >= KEYWORD_MIN and s1 - s2 >= KEYWORD_MARGIN:
                 chosen = (m1, "keyword+similarity", s1 + self.context_bonus, s1)
-            elif ruling.definition_fallback and not ruling.keywords_if_named:
+                by_subrule = True
+            elif (ruling.definition_fallback and not ruling.keywords_if_named) or (
+                    ruling.definition_if_named and (picked is None if DEFINITION_UNLESS_TOPIC_CHOSEN else not topic_docs)
+                    and any(k in self.mentioned_keywords(ruling) for k in context)):
                 d = max(first, key=lambda i: of_members.get(i, 0.0))
-                if of_members.get(d, 0.0) >= DEFINITION_MIN:
+                # a card's ruling: only when the definition is the keyword's most similar rule
+                leads = ruling.definition_fallback or not DEFINITION_MUST_LEAD or d == m1
+                if leads and of_members.get(d, 0.0) >= DEFINITION_MIN:
                     chosen = (d, "keyword+similarity", of_members[d] + self.context_bonus, of_members[d])
             if outside:
                 g, gi = outside[0]
                 best_in = chosen[3] if chosen else s1
                 if g >= self.threshold and g >= OUTSIDE_RATIO * best_in:
                     chosen = (gi, "similarity", g, g)
+                    by_subrule = True
             decision.best = (self.index.docs[m1].number, round(s1 + self.context_bonus, 3))
+        if of_topics:
+            # a topic's rule beats the keyword's definition when more similar than the keyword's best
+            # subrule, and a clearly best subrule only when far more similar
+            keyword_best = (TOPIC_OVER_KEYWORD * chosen[3]) if by_subrule else (s1 if members else 0.0)
+            if picked is not None and picked[3] > keyword_best:
+                chosen = picked
+            elif picked is None and decision.best is None:
+                t1, ti = max((s, i) for i, s in of_topics.items())
+                decision.best = (self.index.docs[ti].number, round(t1 + TOPIC_BONUS, 3))
+        if template_doc is not None:
+            chosen = (template_doc, "template", TEMPLATE_SCORE, template_similarity)
         if chosen is None and not members and top:
             g, gi = top[0]
             g2 = top[1][0] if len(top) > 1 else 0.0
-            decision.best = (self.index.docs[gi].number, round(g, 3))
+            if decision.best is None:
+                decision.best = (self.index.docs[gi].number, round(g, 3))
             if g >= self.threshold and g - g2 >= SIMILARITY_MARGIN:
                 chosen = (gi, "similarity", g, g)
         if chosen is not None:

@@ -1,0 +1,244 @@
+"""The general rules a card ruling may apply, narrowed by the card's abilities and the ruling's words.
+
+Most dated card rulings are not about a keyword: they apply a general rule the
+card's own text points to ("If the target is illegal …" → 608.2b; "The token is
+…" → 111; "It's a new object" → 400.7). A :class:`Topic` names such a family of
+rules (by number prefixes of the newest release: ``608.2b``, ``111``), what in a
+card's Oracle text says the card can meet it (``card``: a triggered ability, a
+target, a token, X in its cost …) and what in a ruling's text says the ruling is
+about it (``ruling``). :func:`card_topics` reads a card's text (its Oracle lines,
+classified as the CR classifies abilities: "When/Whenever/At" opens a triggered
+ability, 603.1; "[cost]: [effect]" is an activated one, 602.1; "instead" marks a
+replacement effect, 614.1a); :func:`ruling_topics` reads a ruling.
+
+A topic narrows a ruling's candidates only when the ruling's words name it; the
+card's abilities make that surer (``confirmed``): the linker asks less
+similarity of a rule whose topic both the card and the ruling have.
+
+>>> sorted(card_topics("Flying\\nWhen this creature enters, create a 1/1 white Soldier creature token."))
+['enters', 'tokens', 'triggered']
+>>> [t.name for t in ruling_topics("If the target creature is an illegal target by the time it tries to resolve, "
+...                                "the spell doesn't resolve.")]
+['targets', 'resolution']
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Topic:
+    name: str
+    rules: tuple[str, ...]  # number prefixes: "608.2b" is that subrule, "111" every rule of 111
+    ruling: re.Pattern  # a ruling about it says this
+    card: re.Pattern | None = None  # a card that can meet it says this (None: no card cue)
+
+
+def _re(pattern: str) -> re.Pattern:
+    return re.compile(pattern, re.IGNORECASE | re.MULTILINE)
+
+
+# Ordered from the most specific wording to the most general; the rules of each are all candidates.
+TOPICS: tuple[Topic, ...] = (
+    Topic("targets", ("115", "601.2c", "608.2b", "707.10c"),
+          _re(r"\b(?:illegal|legal) targets?\b|\btargets? (?:is|are|becomes?) illegal|\bnew targets?\b"
+              r"|\bcan't target\b|\bchoos\w* (?:a |the |any )?targets?\b|\btarget (?:itself|it)\b"),
+          _re(r"\btarget\b")),
+    Topic("resolution", ("608.2",),
+          _re(r"\bin (?:the )?(?:order|sequence)\b|\bdoesn't resolve\b|\bwon't resolve\b|\btries to resolve\b"
+              r"|\bas (?:it|\w+(?: \w+)?'s (?:\w+ )?ability) resolves\b|\bperform the actions\b|\bsomething else\b")),
+    Topic("last known information", ("608.2h", "113.7a", "603.10"),
+          _re(r"\blast known\b|\bleaves? the battlefield before\b|\bleft the battlefield\b|\bisn't on the battlefield\b"
+              r"|\bno longer on the battlefield\b")),
+    Topic("new object", ("400.7",),
+          _re(r"\bnew object\b|\bno memory\b|\breturns? (?:it )?to the battlefield\b|\bconsidered a new\b")),
+    Topic("triggered", ("603",),
+          _re(r"\btrigger(?:s|ed|ing)?\b"),
+          _re(r"^(?:When|Whenever|At)\b|, (?:when|whenever) \w")),
+    Topic("enters", ("603.6", "614.1c", "614.1d", "614.12"),
+          _re(r"\benters?(?: the battlefield)?\b|\bentered\b"),
+          _re(r"\benters?\b|\bas .{1,40} enters\b")),
+    Topic("replacement", ("614", "615"),
+          _re(r"\binstead\b|\breplace\w*\b|\bprevent\w*\b"),
+          _re(r"\binstead\b|\bwould\b|\bprevent\b")),
+    Topic("counters", ("122",),
+          _re(r"\b(?:[+-]\d+/[+-]\d+|\w+) counters?\b(?! (?:target|that|it|the) spell)|\bcounters? on\b"),
+          _re(r"\bcounters? on\b|\b[+-]\d/[+-]\d counter")),
+    Topic("countered", ("701.6", "101.2"),
+          _re(r"\bcountered\b|\bcan't be countered\b|\bcounters? (?:target |that |the )?(?:spell|ability)\b"),
+          _re(r"\bcounter target\b|\bcan't be countered\b")),
+    Topic("copy", ("707",),
+          _re(r"\bcop(?:y|ies|ied)\b"),
+          _re(r"\bcop(?:y|ies)\b")),
+    Topic("layers", ("613", "208"),
+          _re(r"\bbase power\b|\bpower and toughness\b|\blayers?\b|\btimestamp\b|\bgets? [+-]\d|\bloses? all abilities\b"
+              r"|\b(?:power|toughness) (?:is|are|will be) (?:equal|set)\b"),
+          _re(r"\bgets? [+-]|\bbase power\b|\bbecomes? an? \b|\bloses? all abilities\b|\bhas base\b")),
+    Topic("face-down", ("708", "702.37"),
+          _re(r"\bface[- ]down\b|\bturn\w* (?:it |.{1,30})?face up\b"),
+          _re(r"\bface[- ]down\b|\bmorph\b|\bmanifest\b|\bdisguise\b|\bcloak\b")),
+    Topic("tokens", ("111",),
+          _re(r"\btokens?\b"),
+          _re(r"\btokens?\b")),
+    Topic("costs", ("601.2f", "601.2g", "601.2h", "118", "117.1"),
+          _re(r"\b(?:total |additional |alternative )?costs?\b|\bpay(?:s|ing)?\b(?! attention)"),
+          _re(r"^[^\"\n]*:|\badditional cost\b|\bwithout paying\b|\bcosts? \{")),
+    Topic("x", ("107.3",),
+          _re(r"\bX\b|\bvalue of X\b"),
+          _re(r"\{X\}|\bX\b")),
+    Topic("mana value", ("202.3", "202.1"),
+          _re(r"\bmana value\b|\bconverted mana cost\b|\bmana costs?\b"),
+          _re(r"\bmana value\b|\bconverted mana cost\b")),
+    Topic("activated", ("602", "605"),
+          _re(r"\bactivat\w*\b|\bmana abilit(?:y|ies)\b"),
+          _re(r"^[^\"\n]*\}[^\"\n]*:")),
+    Topic("draw", ("121",),
+          _re(r"\bdraw(?:s|n|ing)?\b|\bdrew\b"),
+          _re(r"\bdraws?\b")),
+    Topic("land play", ("305",),
+          _re(r"\bplay (?:a |an |that |the |additional )?lands?\b|\badditional lands?\b|\bland plays?\b")),
+    Topic("combat", ("506", "507", "508", "509", "510", "511"),
+          _re(r"\battack\w*\b|\bblock\w*\b|\bcombat damage\b"),
+          _re(r"\battack\w*\b|\bblock\w*\b")),
+    Topic("damage", ("120",),
+          _re(r"\bdamage\b"),
+          _re(r"\bdamage\b")),
+    Topic("state-based", ("704",),
+          _re(r"\bstate-based\b|\blegend rule\b|\b0 (?:or less )?toughness\b|\bput into (?:its|their) owners?'? graveyards?\b"
+              r"|\bwill become unattached\b")),
+    Topic("hand and library", ("401", "402"),
+          _re(r"\bmaximum hand size\b|\bno cards in (?:their|your|its) library\b")),
+)
+
+BY_NAME = {t.name: t for t in TOPICS}
+
+
+@functools.lru_cache(maxsize=65536)
+def card_topics(text: str | None) -> frozenset[str]:
+    """The names of the topics a card's Oracle text can meet (reminder text in parentheses left out)."""
+    if not text:
+        return frozenset()
+    body = re.sub(r"\([^()]*\)", "", text)
+    return frozenset(t.name for t in TOPICS if t.card is not None and t.card.search(body))
+
+
+def ruling_topics(text: str) -> tuple[Topic, ...]:
+    """The topics an English ruling's words name, in :data:`TOPICS` order (kept for texts seen lately:
+    one text is the ruling of many cards)."""
+    return _ruling_topics(text)
+
+
+@functools.lru_cache(maxsize=65536)
+def _ruling_topics(text: str) -> tuple[Topic, ...]:
+    return tuple(t for t in TOPICS if t.ruling.search(text))
+
+
+def matches(number: str, prefixes: tuple[str, ...]) -> bool:
+    """Whether a rule number is one of the prefixes or under one (``608.2b`` under ``608.2``, not ``608.20``).
+
+    >>> matches("608.2b", ("608.2",)), matches("603.10a", ("603",)), matches("6030", ("603",)), matches("608.20", ("608.2",))
+    (True, True, False, False)
+    """
+    for p in prefixes:
+        if number == p:
+            return True
+        if number.startswith(p):
+            rest = number[len(p):]
+            if "." in p:  # 608.2 → 608.2a, not 608.20
+                if rest[0].isalpha():
+                    return True
+            elif rest.startswith("."):
+                return True
+    return False
+
+
+@dataclass(frozen=True)
+class Template:
+    """A wording card rulings use for one rule, again and again (Gatherer's rulings are written from
+    templates: "If the target … is an illegal target by the time … tries to resolve, … doesn't resolve")."""
+
+    rule: str  # its number in the newest release
+    pattern: re.Pattern
+
+
+# Each is the CR rule its wording restates; the first that matches is taken. Kept to wordings that
+# say one rule's content outright (the rule's own terms), not a subject a ruling could take anywhere.
+TEMPLATES: tuple[Template, ...] = (
+    Template("608.2b", _re(r"\b(?:targets?|it) (?:is|are|has become|have become|becomes?) (?:an? )?illegal\b"
+                           r"|\billegal targets? (?:by the time|when|as)\b|\bbecomes? an illegal target\b|\ball (?:of )?(?:its|the|those|their) targets"
+                           r" (?:are|become|have become) illegal\b")),
+    Template("608.2c", _re(r"\bperform the actions stated on (?:a|the) card in sequence\b"
+                           r"|\b(?:perform|follow)\w* (?:the |its |the spell's |the ability's )?instructions in"
+                           r" (?:the )?order\b")),
+    Template("707.10c", _re(r"\bchoose new targets for (?:the |any of the |each )?cop(?:y|ies)\b")),
+    Template("707.10", _re(r"\bcop(?:y|ies)\b[^.]{0,80}\b(?:isn't|aren't|wasn't|weren't|is not|are not) cast\b")),
+    Template("111.7", _re(r"\btokens?\b[^.]{0,80}\bceases? to exist\b")),
+    Template("400.7", _re(r"\b(?:becomes?|is|it's|will be|considered) (?:a |an )?new objects?\b")),
+    Template("608.2h", _re(r"\blast known information\b|\bas it last existed (?:on the battlefield|in)\b")),
+    Template("603.3b", _re(r"\bput (?:those|these|the) (?:triggered )?abilities on the stack in any order\b"
+                           r"|\btriggers? along with\b")),
+    Template("603.2c", _re(r"\btriggers? only once (?:each time|for each)\b")),
+    Template("603.4", _re(r"\bintervening[- ]\"?if\"? clause\b")),
+    Template("202.3e", _re(r"\bX is (?:treated as )?0\b[^.]{0,60}\bnot on the stack\b"
+                           r"|\bmana value\b[^.]{0,80}\bX\b[^.]{0,40}\b(?:0|zero)\b")),
+    Template("107.3b", _re(r"\bmust choose 0 as the value (?:of|for) X\b|\bX\b[^.]{0,40}\bmust (?:be|choose) 0\b"
+                           r"|\bonly legal (?:choice|value) for X is 0\b")),
+    Template("601.2f", _re(r"\bto determine the total cost of a spell\b|\bwhen calculating a spell's total cost\b"
+                           r"|\bpay (?:that much )?more or less\b|\bcost increases? (?:and|or) (?:cost )?reductions?\b")),
+    Template("613.7", _re(r"\btimestamp order\b")),
+    Template("611.2c", _re(r"\b(?:enter the battlefield|enters the battlefield|you gain control of|come under your control)"
+                           r"\b[^.]{0,40}\blater (?:in|that) (?:the )?turn\b"
+                           r"|\bonly (?:creatures|permanents|lands|artifacts)\b[^.]{0,60}\b(?:when|as) [^.]{0,40}\bresolves\b")),
+    Template("616.1", _re(r"\bchooses which (?:replacement |prevention )?effects? (?:applies|to apply)\b"
+                          r"|\bchooses (?:the )?order in which (?:to apply )?(?:the )?(?:replacement|prevention)\b")),
+    Template("702.12b", _re(r"\bindestructible\b.{0,40}\b(?:destroy\w*|lethal damage)\b"
+                            r"|\b(?:destroy|lethal damage)\b[^.]{0,80}\bindestructible\b")),
+    Template("704.5f", _re(r"\btoughness (?:is )?0 or less\b|\b0 or less toughness\b")),
+    Template("107.4f", _re(r"\bPhyrexian mana\b")),
+    Template("700.5", _re(r"\bdevotion to\b")),
+    Template("508.1d", _re(r"\battacks? each (?:combat|turn) if able\b|\bdeclare attackers step\b[^.]{0,60}\bis tapped or\b")),
+    Template("509.1c", _re(r"\bblocks? each (?:combat|turn) if able\b|\bdeclare blockers step\b[^.]{0,60}\bis tapped or\b")),
+    Template("603.3a", _re(r"\bcontrols? (?:its|the|that) triggered ability\b|\bcontroller of (?:the|a|that) triggered ability\b")),
+    Template("708.9", _re(r"\bface-down\b[^.]{0,80}\bleaves the battlefield\b[^.]{0,40}\breveal\b")),
+    Template("708.5", _re(r"\blook at (?:a )?face-down (?:spells?|permanents?)\b")),
+    Template("508.4", _re(r"\b(?:put onto|enters?) the battlefield (?:tapped and )?attacking\b[^.]{0,120}"
+                          r"\b(?:never|weren't|wasn't|won't (?:count|be)) (?:declared|count)")),
+    Template("704.5j", _re(r"\blegend rule\b")),
+    Template("704.5m", _re(r"\bAuras? attached to\b[^.]{0,60}\b(?:put into (?:its|their) owners?'? graveyards?)\b")),
+    Template("121.2", _re(r"\beach draw is performed one at a time\b|\bdraws? (?:them|the cards|cards) one at a time\b")),
+    Template("305.2", _re(r"\badditional lands?\b|\bavailable land plays?\b")),
+    Template("117.3c", _re(r"\bhold(?:s|ing)? priority\b")),
+    Template("701.6a", _re(r"\bcountered\b[^.]{0,60}\bnone of its effects\b")),
+    Template("115.5", _re(r"\bcan't target itself\b")),
+    Template("602.1", _re(r"\bactivated abilities contain a colon\b|\bActivated abilities include a colon\b")),
+    Template("702.29a", _re(r"\bCycling is an activated ability\b")),
+    Template("107.14", _re(r"\{E\} is the energy symbol\b")),
+    Template("122.1", _re(r"\benergy counters are a kind of counter\b")),
+    Template("611.3a", _re(r"\bit will no longer be affected by its own ability\b")),
+    Template("708.8", _re(r"\bturns? face up or face down changes characteristics\b")),
+    Template("202.3", _re(r"\bmana value of (?:a|the) spell cast without paying its mana cost is determined by its mana cost\b")),
+    Template("118.9a", _re(r"\bwithout paying its mana cost,?\"?[^.]{0,40}\bcan't (?:choose to )?cast it for any"
+                           r" alternative costs?\b")),
+    Template("302.6", _re(r"\bcontinuously controlled\b[^.]{0,60}\bmost recent turn\b")),
+    Template("712.14", _re(r"\benters? with its front face up\b")),
+)
+
+
+@functools.lru_cache(maxsize=65536)
+def template_rule(text: str) -> str | None:
+    """The rule whose template an English ruling's wording is, if any.
+
+    >>> template_rule("If the target creature is an illegal target by the time Shock tries to resolve, it won't resolve.")
+    '608.2b'
+    >>> template_rule("Once you begin to cast the exiled card, it's considered a new object.")
+    '400.7'
+    >>> template_rule("Flying creatures can block.") is None
+    True
+    """
+    for t in TEMPLATES:
+        if t.pattern.search(text):
+            return t.rule
+    return None
