@@ -827,6 +827,7 @@ class GameState:
     kicked_with: dict[tuple[int, int], tuple[tuple[bool, str], ...]] = field(default_factory=dict)   # their kicker costs
     flashback_cast: list[tuple[int, int]] = field(default_factory=list)   # (card, incarnation) of spells cast with flashback
     escaped: list[tuple[int, int]] = field(default_factory=list)          # … and of spells cast with escape
+    aftermath_cast: list[tuple[int, int]] = field(default_factory=list)   # … and of aftermath halves cast from a graveyard
     moving_at_once: tuple[int, ...] = ()   # cards an event is moving simultaneously (state-based actions: 704.3)
     watchers: list[Watcher] = field(default_factory=list)
     move_replacements: list[MoveReplacement] = field(default_factory=list)
@@ -1189,6 +1190,7 @@ class GameState:
         new.kicked_with = dict(self.kicked_with)
         new.flashback_cast = list(self.flashback_cast)
         new.escaped = list(self.escaped)
+        new.aftermath_cast = list(self.aftermath_cast)
         new.next_id = self.next_id
         new.next_timestamp = self.next_timestamp
         return new

@@ -31,4 +31,6 @@ def new_game(players: Sequence[str], *, seed: int = 0, active: str | None = None
     state.move_replacements.append(die_replacement)           # "If ~ would die, put ~ on top of its owner's library"
     from ..actions.flashback import flashback_replacement
     state.move_replacements.append(flashback_replacement)     # Flashback — CR 702.34a: exiled as it leaves the stack
+    from ..actions.aftermath import aftermath_replacement
+    state.move_replacements.append(aftermath_replacement)     # Aftermath — CR 702.127a: likewise, cast from a graveyard
     return state

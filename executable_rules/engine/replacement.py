@@ -52,6 +52,12 @@ def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: b
             if ability.static == "enters_tapped" and ability.tree is not None and "unless" not in ability.text:
                 state.set(c, "tapped", True)
                 notes.append("tapped (it enters tapped: a replacement effect, Replacement Effects — CR 614.1c)")
+            elif ability.static == "as_enters_or_tapped" and ability.tree is not None:
+                if not _as_enters_may(state, card, controller, ability.text, choose):
+                    state.set(c, "tapped", True)
+                    notes.append("tapped (\"if you don't, it enters tapped\": Replacement Effects — CR 614.1c)")
+            elif ability.static == "as_enters_sacrifice" and ability.tree is not None:
+                _as_enters_sacrifice(state, card, controller, ability.text)
             elif ability.static == "enters_with_counters" and ability.tree is not None:
                 kicks_each = "for each time it was kicked" in ability.text      # multikicker: Kicker — CR 702.33c
                 if "for each" in ability.text and not kicks_each:
@@ -82,6 +88,61 @@ def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: b
                     notes.append(note)
     state.emit(EventKind.MOVE, controller, (card,), names=(state.cards[card].display_name if face_down else name,),
                source=source, destination="battlefield", detail="; ".join(notes))
+
+
+def _as_enters_may(state: GameState, card: int, controller: str, text: str, choose: Chooser) -> bool:
+    """"As ~ enters, you may reveal a Mountain or Forest card from your hand" / "you may pay 3 life": the
+    controller decides as it enters (Replacement Effects — CR 614.12); return whether they did."""
+    from ..choices import Decision, decide
+    from .layers import TYPE_WORDS
+    what = text.split("you may ", 1)[1].split(".", 1)[0]
+    name = state.cards[card].oracle.name
+    citation = Citation("Replacement Effects", "614.12")
+    player = state.player(controller)
+    options: list[Option] = []
+    if what.startswith("reveal "):
+        kinds = what.removeprefix("reveal ").removesuffix(" from your hand")
+        kinds = kinds.removeprefix("a ").removeprefix("an ").removesuffix(" card")
+        wanted = [k.strip() for k in kinds.split(" or ")]
+
+        def fits(other: int) -> bool:
+            o = state.cards[other].oracle
+            return any(k in o.subtypes or TYPE_WORDS.get(k.lower()) in o.types for k in wanted)
+        options = [Option(f"reveal {state.cards[h].oracle.name}", h) for h in player.hand.cards if fits(h)]
+        none = Option("don't reveal", None)
+    elif what.startswith("pay ") and what.endswith(" life"):
+        amount = int(what.split()[1])
+        options = [Option(f"pay {amount} life", amount, legal=player.life >= amount,
+                          reason="a player can pay only life they have", citation=Citation("Life", "119.4"))]
+        none = Option("don't pay", None)
+    else:
+        raise Unimplemented(f"{name}: {text!r}")
+    answer = decide(state, Decision.of(controller, f"as {name} enters: you may {what}", citation, [*options, none]),
+                    choose)
+    if answer.value is None:
+        return False
+    if what.startswith("reveal "):
+        state.emit(EventKind.REVEAL, controller, (answer.value,), names=(state.cards[answer.value].oracle.name,),
+                   source=player.hand.label, detail=f"as {name} enters", citation=citation)
+    else:
+        from ..instructions import lose_life
+        lose_life(state, controller, int(answer.value), detail=f"pays {answer.value} life as {name} enters (Life — "
+                  "CR 119.4)")
+    return True
+
+
+def _as_enters_sacrifice(state: GameState, card: int, controller: str, text: str) -> None:
+    """"As ~ enters, sacrifice all lands you control." (Replacement Effects — CR 614.1c): done as it enters."""
+    from ..actions.sacrifice import sacrifice
+    from .layers import TYPE_WORDS, characteristics
+    plural = text.split("sacrifice all ", 1)[1].split(" you control", 1)[0]
+    kind = TYPE_WORDS.get(plural.removesuffix("s"))
+    if kind is None:
+        raise Unimplemented(f"{state.cards[card].oracle.name}: {text!r}")
+    doomed = [p.id for p in state.permanents(controller) if kind in characteristics(state, p.id).types]
+    for other in doomed:
+        sacrifice(state, controller, other, detail=f"sacrificed as {state.cards[card].oracle.name} enters "
+                  "(Replacement Effects — CR 614.1c)")
 
 
 def condition_holds(state: GameState, controller: str, condition: str, card: int | None = None) -> bool:

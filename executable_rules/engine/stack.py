@@ -157,6 +157,11 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
         from ..actions.bestow import bestowed_face
         chosen, bestow_cost = bestowed_face(chosen)
     cast_permitted(state, player, card, chosen)       # 601.3, with the bestowed characteristics (601.3e, 702.103d)
+    from ..actions.aftermath import cast_from_zone_allowed, remember_cast
+    # From a graveyard only with a permission: an alternative cost (flashback, escape), an effect, or aftermath.
+    cast_from_zone_allowed(state, card, chosen, permitted=instead is not None or without_paying or cascade
+                           or pay_instead is not None)
+    from_graveyard = state.zone_of(card).kind is ZoneKind.GRAVEYARD
     from ..actions.flash import flash
     instant = "Instant" in chosen.types or flash(c.oracle)                           # Flash — CR 702.8a
     if not instant and not cascade and (state.stack.cards or state.active != player or "main" not in state.step):
@@ -175,6 +180,7 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
     with state.action(f"cast {chosen.name}"):
         source = state.zone_of(card).label
         state.move(card, state.stack)                                                 # 601.2a
+        remember_cast(state, card, chosen, from_graveyard)                            # Aftermath — CR 702.127a
         from ..actions.splice import splice_onto
         chosen, splice_costs, _ = splice_onto(state, player, card, chosen, choose=choose)   # 601.2b (Splice — CR 702.47a)
         if splice_costs:
