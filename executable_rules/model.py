@@ -828,6 +828,7 @@ class GameState:
     flashback_cast: list[tuple[int, int]] = field(default_factory=list)   # (card, incarnation) of spells cast with flashback
     escaped: list[tuple[int, int]] = field(default_factory=list)          # … and of spells cast with escape
     aftermath_cast: list[tuple[int, int]] = field(default_factory=list)   # … and of aftermath halves cast from a graveyard
+    exiled_until: list[tuple[ObjectRef, ObjectRef]] = field(default_factory=list)  # (permanent, card exiled until it leaves)
     moving_at_once: tuple[int, ...] = ()   # cards an event is moving simultaneously (state-based actions: 704.3)
     watchers: list[Watcher] = field(default_factory=list)
     move_replacements: list[MoveReplacement] = field(default_factory=list)
@@ -1191,6 +1192,7 @@ class GameState:
         new.flashback_cast = list(self.flashback_cast)
         new.escaped = list(self.escaped)
         new.aftermath_cast = list(self.aftermath_cast)
+        new.exiled_until = list(self.exiled_until)
         new.next_id = self.next_id
         new.next_timestamp = self.next_timestamp
         return new

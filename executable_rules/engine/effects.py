@@ -614,9 +614,14 @@ def regenerate(state: GameState, ctx: Context, node: Node, choose: Chooser) -> N
 
 
 def exile(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
-    from ..actions.exile import exile as exile_card
+    from ..actions.exile import exile as exile_card, exile_until_leaves
+    until = find(node, "exile_until") is not None        # "… until ~ leaves the battlefield" (610.3)
+    source = state.ref(ctx.source) if until else None
     for card in objects(state, ctx, _object_child(node)):
-        exile_card(state, ctx.controller, card)
+        if source is not None:
+            exile_until_leaves(state, ctx.controller, card, source, state.cards[ctx.source].oracle.name)
+        else:
+            exile_card(state, ctx.controller, card)
         ctx.it = card             # "that card": the new object in exile (Zones — CR 400.7)
 
 
