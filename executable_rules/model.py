@@ -661,6 +661,7 @@ class EventKind(str, enum.Enum):
     CYCLE = "cycle"
     ATTACH = "attach"           # an Aura, Equipment or Fortification attached or unattached (Attach — CR 701.3)
     TARGET = "target"           # a permanent became the target of a spell or ability (ward triggers: Ward — CR 702.21a)
+    DEALT_DAMAGE = "dealt damage"   # a player was dealt damage: one event for all the damage dealt to them at once
 
 
 @dataclass(frozen=True)
@@ -828,6 +829,7 @@ class GameState:
     flashback_cast: list[tuple[int, int]] = field(default_factory=list)   # (card, incarnation) of spells cast with flashback
     escaped: list[tuple[int, int]] = field(default_factory=list)          # … and of spells cast with escape
     aftermath_cast: list[tuple[int, int]] = field(default_factory=list)   # … and of aftermath halves cast from a graveyard
+    spent_to_cast: dict[tuple[int, int], tuple[str, ...]] = field(default_factory=dict)   # permanent → mana cast with
     exiled_until: list[tuple[ObjectRef, ObjectRef]] = field(default_factory=list)  # (permanent, card exiled until it leaves)
     moving_at_once: tuple[int, ...] = ()   # cards an event is moving simultaneously (state-based actions: 704.3)
     watchers: list[Watcher] = field(default_factory=list)
@@ -1193,6 +1195,7 @@ class GameState:
         new.escaped = list(self.escaped)
         new.aftermath_cast = list(self.aftermath_cast)
         new.exiled_until = list(self.exiled_until)
+        new.spent_to_cast = dict(self.spent_to_cast)
         new.next_id = self.next_id
         new.next_timestamp = self.next_timestamp
         return new

@@ -411,6 +411,9 @@ def damage(state: GameState, controller: str, source_name: str, target: Target, 
             state.emit(EventKind.DAMAGE, controller, (source,) if source is not None else (), names=(source_name,),
                        destination=target, amount=amount, detail=f"{amount} {kind} to {target}: loses {amount} life "
                        f"({p.life})", citation=Citation("Damage", "120.3a"))
+        if not combat:                   # combat damage is dealt at once: the combat damage step says so (510.2)
+            state.emit(EventKind.DEALT_DAMAGE, controller, names=(source_name,), destination=target, amount=amount,
+                       detail=f"{target} is dealt {amount} damage")
         toxic = total_toxic_value(state, source) if combat and source is not None else 0
         if toxic:
             state.set(p, "poison", p.poison + toxic)
@@ -478,6 +481,8 @@ def put_counters(state: GameState, ctx: Context, node: Node, choose: Chooser) ->
     amount = amount_of(amount_node, ctx.x) if amount_node is not None else 1
     if amount_node is not None and text(amount_node).lower() == "x":      # Black Sun's Zenith prints "X"
         amount = ctx.x
+    if amount_node is not None and text(amount_node).lower() == "that many":   # the triggering event's amount
+        amount = ctx.amount
     kind = next(str(t) for t in node.children if isinstance(t, Token) and t.type == "COUNTER")
     target = _object_child(node)
     cards = objects(state, ctx, target) if target is not None else []
@@ -1127,7 +1132,14 @@ def sacrifice(state: GameState, ctx: Context, node: Node, choose: Chooser) -> No
     """Sacrifice — CR 701.21a, by the action's module."""
     from ..actions.sacrifice import sacrifice as sacrifice_permanent, sacrifice_one
     target = _object_child(node)
-    if target is not None and text(target) == "~":
+    unless = find(node, "sacrifice_unless")
+    if unless is not None:
+        condition = text(unless).removeprefix("unless ").strip()
+        if condition_holds(state, ctx.controller, condition, ctx.source):
+            _note(state, ctx, f"not sacrificed: {condition}")
+            return
+    if target is not None and text(target) in ("~", "it") and (text(target) == "~" or ctx.it is None):
+        # "sacrifice it" in an ability of the permanent itself ("When ~ enters, sacrifice it unless …")
         if state.zone_of(ctx.source) is state.battlefield and state.cards[ctx.source].controller == ctx.controller:
             sacrifice_permanent(state, ctx.controller, ctx.source)
         return
@@ -1270,8 +1282,9 @@ def put_rest(state: GameState, ctx: Context, node: Node, choose: Chooser) -> Non
             state.emit(EventKind.MOVE, ctx.controller, tuple(rest), source=p.library.label,
                        destination=f"the bottom of {p.library.label}", detail="the rest")
         return
-    if not words.startswith("put one of them into your hand and the rest into your graveyard") and not (
-            "one" in words and "into your hand and the rest into your graveyard" in words):
+    to_bottom = "and the rest on the bottom of your library in" in words
+    if not words.startswith("put one of them into your hand and the rest") or not (
+            to_bottom or "into your hand and the rest into your graveyard" in words):
         raise Unimplemented(f"{words!r}")
     p = state.player(ctx.controller)
     if not looked:
@@ -1282,11 +1295,37 @@ def put_rest(state: GameState, ctx: Context, node: Node, choose: Chooser) -> Non
     state.move(answer.value, p.hand)
     state.emit(EventKind.MOVE, ctx.controller, (answer.value,), source=p.library.label, destination=p.hand.label)
     rest = [c for c in looked if c != answer.value]
+    if to_bottom:            # "… and the rest on the bottom of your library in any order / in a random order"
+        _to_bottom(state, ctx, rest, random_order="random" in words, choose=choose)
+        return
     for card in rest:
         state.move(card, p.graveyard)
     if rest:
         state.emit(EventKind.MOVE, ctx.controller, tuple(rest), source=p.library.label, destination=p.graveyard.label,
                    detail="the rest")
+
+
+def _to_bottom(state: GameState, ctx: Context, cards: list[int], *, random_order: bool, choose: Chooser) -> None:
+    """Put ``cards`` on the bottom of their owner's library: in a random order, or one at a time in the order the
+    player chooses (no choice among cards of one name: those orders can't be told apart)."""
+    p = state.player(ctx.controller)
+    left = state.random_order(list(cards)) if random_order else list(cards)
+    placed = []
+    while left:
+        one_of_each: dict[str, int] = {}
+        for c in left:
+            one_of_each.setdefault(state.cards[c].display_name, c)
+        pick = left[0]
+        if not random_order and len(one_of_each) > 1:
+            pick = decide(state, Decision.of(ctx.controller, "put which card on the bottom next", None,
+                                             [Option(f"bottom: {n}", c) for n, c in one_of_each.items()]),
+                          choose).value
+        left.remove(pick)
+        state.move(pick, p.library, position="bottom")
+        placed.append(pick)
+    if placed:
+        state.emit(EventKind.MOVE, ctx.controller, tuple(placed), source=p.library.label,
+                   destination=f"the bottom of {p.library.label}", detail="the rest")
 
 
 def put_this_way(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:

@@ -14,6 +14,7 @@ as it is there.
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from ..choices import Chooser, Option, first_legal
@@ -39,6 +40,8 @@ def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: b
     source = state.zone_of(card).label
     name = c.oracle.name
     state.move(card, state.battlefield, controller=controller, face_down=face_down)
+    if spent is not None:                  # the mana spent to cast it, for "unless {W} was spent to cast it"
+        state.set_item(state.spent_to_cast, (card, state.incarnation.get(card, 0)), tuple(spent))
     if kicked:
         state.mark_kicked(card, kicks)
     for kind, amount in (counters or {}).items():       # "return it … with a -1/-1 counter on it": it enters with it
@@ -169,6 +172,12 @@ def condition_holds(state: GameState, controller: str, condition: str, card: int
     if condition == "evidence was collected" and card is not None:                   # Collect Evidence — CR 701.59c
         from ..actions.collect_evidence import evidence_was_collected
         return evidence_was_collected(state, card)
+    spent = re.fullmatch(r"(\{[WUBRGC]\}) was spent to cast (it|~)", condition)
+    if spent and card is not None:                  # Court Hussar: the mana its spell was cast with (Casting Spells — CR 601.2h)
+        return spent.group(1)[1] in state.spent_to_cast.get((card, state.incarnation.get(card, 0)), ())
+    if condition == "an opponent was dealt damage this turn":                        # War Elemental
+        return any(e.kind is EventKind.DAMAGE and e.amount > 0 and e.destination in
+                   [p.name for p in state.players if p.name != controller] for e in state.events[state.turn_started:])
     if condition == "an opponent searched their library this turn":                 # Archive Trap
         return any(e.kind is EventKind.SEARCH and e.player is not None and e.player != controller
                    and e.source == state.player(e.player).library.label for e in state.events[state.turn_started:])

@@ -210,7 +210,7 @@ _TRIGGERS = {
     "self_enters", "enters", "dies", "self_dies", "attacks", "self_attacks", "cast", "explores", "keyword_event",
     "cards_to_graveyard", "beginning", "deals_combat_damage", "turned_face_up", "self_leaves", "searches",
     "shuffles", "draws", "gains_life", "becomes_target", "blocks", "self_blocks", "sacrifice_event",
-    "becomes_monstrous", "self_cycled", "self_cast",
+    "becomes_monstrous", "self_cycled", "self_cast", "player_dealt_damage",
 }
 
 
