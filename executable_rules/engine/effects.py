@@ -1471,7 +1471,28 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "deal_damage_divided": deal_damage_divided,
     "grant_flashback": lambda state, ctx, node, choose: _grant_flashback(state, ctx, node, choose),
     "aura_swap_exchange": lambda state, ctx, node, choose: _aura_swap(state, ctx, node, choose),
+    "each_puts_from_graveyard": lambda state, ctx, node, choose: each_puts_from_graveyard(state, ctx, node, choose),
 }
+
+
+def each_puts_from_graveyard(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"Each player puts a creature card from their graveyard onto the battlefield." (Exhume): in turn order from
+    the active player (APNAP order: The Magic Golden Rules — CR 101.4) each chooses one, then they enter at once."""
+    from .layers import TYPE_WORDS
+    kind = TYPE_WORDS.get(next(str(t) for t in node.children if isinstance(t, Token) and t.type == "GRAVEYARD_KIND"))
+    chosen: list[tuple[str, int]] = []
+    for player in players(state, ctx, node):
+        graveyard = state.player(player).graveyard
+        fits = [c for c in graveyard.cards if kind is None or kind in state.cards[c].oracle.types]
+        if not fits:
+            _note(state, ctx, f"{player} has no such card in {graveyard.label}")
+            continue
+        answer = decide(state, Decision.of(player, f"put a card from {graveyard.label} onto the battlefield", None,
+                                           [Option(f"put {state.cards[c].display_name} onto the battlefield", c)
+                                            for c in fits]), choose)
+        chosen.append((player, answer.value))
+    for player, card in chosen:
+        enter_battlefield(state, card, player, choose=choose, detail=f"put onto the battlefield by {ctx.name}")
 
 
 def _cascade(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:

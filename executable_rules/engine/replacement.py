@@ -31,7 +31,8 @@ def _has_static(state: GameState, card: int, template: str) -> bool:
 def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: bool = False, x: int = 0,
                       face_down: FaceDown | None = None, choose: Chooser = first_legal, detail: str = "",
                       kicked: bool = False, spent: tuple[str, ...] | None = None,
-                      counters: dict[str, int] | None = None, kicks: tuple[str, ...] = ()) -> None:
+                      counters: dict[str, int] | None = None, kicks: tuple[str, ...] = (),
+                      alternative: str = "") -> None:
     """Put ``card`` onto the battlefield under ``controller``'s control, with its own "enters tapped" and
     "enters with … counters" replacement effects applied as it enters (614.1c, 614.12). ``spent`` is the mana
     spent to cast it when it enters as a resolving spell (for Sunburst — CR 702.44b)."""
@@ -40,6 +41,8 @@ def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: b
     source = state.zone_of(card).label
     name = c.oracle.name
     state.move(card, state.battlefield, controller=controller, face_down=face_down)
+    if alternative:                        # "if its evoke cost was paid" (Evoke — CR 702.74a), read as it enters
+        state.designate(card, f"{alternative} cost paid")
     if spent is not None:                  # the mana spent to cast it, for "unless {W} was spent to cast it"
         state.set_item(state.spent_to_cast, (card, state.incarnation.get(card, 0)), tuple(spent))
     if kicked:
@@ -175,6 +178,9 @@ def condition_holds(state: GameState, controller: str, condition: str, card: int
     spent = re.fullmatch(r"(\{[WUBRGC]\}) was spent to cast (it|~)", condition)
     if spent and card is not None:                  # Court Hussar: the mana its spell was cast with (Casting Spells — CR 601.2h)
         return spent.group(1)[1] in state.spent_to_cast.get((card, state.incarnation.get(card, 0)), ())
+    alt = re.fullmatch(r"its (\w+) cost was paid", condition)
+    if alt and card is not None:                     # "if its evoke cost was paid" (Evoke — CR 702.74a)
+        return state.has_designation(card, f"{alt.group(1)} cost paid")
     if condition == "an opponent was dealt damage this turn":                        # War Elemental
         return any(e.kind is EventKind.DAMAGE and e.amount > 0 and e.destination in
                    [p.name for p in state.players if p.name != controller] for e in state.events[state.turn_started:])

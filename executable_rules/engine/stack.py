@@ -241,7 +241,7 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
         if collected:                                                                 # Collect Evidence — CR 701.59c
             paid += (f"{EVIDENCE} {evidence}",)
         spell = Spell(card, player, chosen, x, without_paying, kicked, tuple(targets), paid, spent=tuple(spent),
-                      kicks=kicks)
+                      kicks=kicks, alternative=instead_name if instead is not None else "")
         state.set_item(state.spells, card, spell)
         note = "without paying its mana cost" if without_paying else (f"paid by tapping {', '.join(paid)}" if paid
                                                                        else "no mana to pay")
@@ -309,11 +309,11 @@ def resolve_top(state: GameState, choose: Chooser = first_legal) -> None:
                 # The permanent remembers its spell was kicked for "if it was kicked" (Kicker — CR 702.33d).
                 enter_battlefield(state, top, spell.controller, x=spell.x, choose=choose,
                                   detail="a kicked permanent spell resolves (608.3)", kicked=True, kicks=spell.kicks,
-                                  counters=counters, spent=spell.spent)
+                                  counters=counters, spent=spell.spent, alternative=spell.alternative)
                 return
             enter_battlefield(state, top, spell.controller, x=spell.x, choose=choose,
                               detail="a permanent spell resolves (608.3)", face_down=card.face_down,   # Morph — CR 702.37a
-                              counters=counters, spent=spell.spent)
+                              counters=counters, spent=spell.spent, alternative=spell.alternative)
             return
         unread = [a for a in parse_card(spell.face.name, spell.face.text).abilities if not a.parsed]
         if unread:
