@@ -39,8 +39,8 @@ def has_aftermath(face: Face) -> bool:
 def cast_from_zone_allowed(state: GameState, card: int, face: Face, *, permitted: bool) -> None:
     """Refuse casting ``face`` of ``card`` from where it is when aftermath (or the lack of a permission) forbids it:
     an aftermath half only from a graveyard (702.127a); any other spell from a graveyard only with a permission
-    (``permitted``: an alternative cost such as flashback or escape, or an effect casting it) — Casting Spells —
-    CR 601.3."""
+    (``permitted``: an alternative cost such as flashback or escape, or an effect casting it):
+    Casting Spells — CR 601.3."""
     zone = state.zone_of(card)
     in_graveyard = zone.kind is ZoneKind.GRAVEYARD
     if has_aftermath(face):

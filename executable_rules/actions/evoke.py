@@ -5,8 +5,9 @@ and a triggered one, "When this permanent enters, if its evoke cost was paid, it
 (Evoke — CR 702.74a). The evoke cost is an alternative cost (Casting Spells — CR 601.2b, 601.2f–h): the spell's
 mana cost and mana value don't change. :func:`evoke` casts a card for its evoke cost; the permanent it becomes
 remembers that the cost was paid (a new object that enters otherwise — returned by Exhume — doesn't), and the
-engine writes the trigger out as :data:`MEANS` (its "if" is checked as it triggers: Handling Triggered Abilities
-— CR 603.4), so the card's own enters abilities trigger beside it and their controller orders them.
+engine writes the trigger out as :data:`MEANS` (its "if" is checked as it triggers:
+Handling Triggered Abilities — CR 603.4), so the card's own enters abilities trigger beside it and their
+controller orders them.
 
 >>> from executable_rules.model import OracleCard
 >>> str(evoke_cost(OracleCard.simple("Shriekmaw", "{4}{B}", "Creature", text="Fear\\nEvoke {1}{B}").main))

@@ -64,5 +64,5 @@ def return_when_source_leaves(state: GameState, event: Event) -> None:
         from ..engine.replacement import enter_battlefield
         owner = state.cards[exiled.card].owner
         left = event.names[0] if event.names else "its exiler"
-        enter_battlefield(state, exiled.card, owner, detail=f"returns: {left} left the battlefield (One-Shot "
-                          "Effects — CR 610.3)")
+        enter_battlefield(state, exiled.card, owner,
+                          detail=f"returns: {left} left the battlefield (One-Shot Effects — CR 610.3)")

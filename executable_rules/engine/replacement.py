@@ -132,8 +132,8 @@ def _as_enters_may(state: GameState, card: int, controller: str, text: str, choo
                    source=player.hand.label, detail=f"as {name} enters", citation=citation)
     else:
         from ..instructions import lose_life
-        lose_life(state, controller, int(answer.value), detail=f"pays {answer.value} life as {name} enters (Life — "
-                  "CR 119.4)")
+        lose_life(state, controller, int(answer.value),
+                  detail=f"pays {answer.value} life as {name} enters (Life — CR 119.4)")
     return True
 
 
