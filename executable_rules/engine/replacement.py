@@ -74,7 +74,7 @@ def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: b
                     notes.append(f"no counters: {condition.rstrip('.')} is false")
                     continue
                 amount_node = find(ability.tree, "counter_amount")
-                words = ability.text
+                words = ability.text.lower()      # "with X charge counters" (Astral Cornucopia prints a capital X)
                 amount = x if amount_node is not None and " x " in f" {words} " and "with x" in words else \
                     amount_of(amount_node, x)
                 if kicks_each:
