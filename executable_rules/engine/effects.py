@@ -514,15 +514,23 @@ def lose_life(state: GameState, ctx: Context, node: Node, choose: Chooser) -> No
 
 def draw(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     from ..actions.draw import draw as draw_cards
-    count = _cards(node, ctx)
+    count = _cards(node, ctx, state)
     for player in players(state, ctx, node):
         draw_cards(state, player, count, choose=choose)
 
 
-def _cards(node: Node, ctx: Context) -> int:
-    count = _child(node, "one") or _child(node, "n") or _child(node, "that_many")
+def _cards(node: Node, ctx: Context, state: GameState | None = None) -> int:
+    count = _child(node, "one") or _child(node, "n") or _child(node, "that_many") or _child(node, "variable")
     if count is None:
         return 1
+    if count.data == "variable":             # "draw cards equal to its power" (Champion of Wits)
+        words = text(count).removeprefix("cards equal to").strip()
+        if words in ("its power", "~'s power") and state is not None:
+            if state.zone_of(ctx.source) is state.battlefield:
+                return max(0, characteristics(state, ctx.source).power or 0)
+            # It has left: its power as it last existed (608.2h), which the last known information doesn't keep.
+            raise Unimplemented(f"{ctx.name}: its power after it left the battlefield (last known information)")
+        raise Unimplemented(f"{ctx.name}: draw {text(count)!r}")
     if count.data == "that_many":
         return ctx.amount
     return 1 if count.data == "one" else amount_of(count, ctx.x)
@@ -1422,6 +1430,7 @@ def may(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
         return
     answer = decide(state, Decision.of(ctx.controller, f"{ctx.name}: {text(inner)}?", None,
                                        [Option("yes", True), Option("no", False)]), choose)
+    ctx.memory["you did"] = bool(answer.value)          # "If you do, …" reads it
     if answer.value:
         run_effect(state, ctx, inner, choose)
 
