@@ -30,7 +30,7 @@ from ..model import EventKind, GameState, ManaCost, OracleCard, ZoneKind
 
 KEYWORD = "Eternalize"
 KIND = "keyword ability"
-JAPANESE = ("不朽",)
+JAPANESE = ("永遠",)
 SUBRULES = ("a",)
 SUMMARY = "From the graveyard, as a sorcery: pay the cost, exile the card, create a 4/4 black Zombie token copy of it."
 OUT_OF_REACH: dict[str, str] = {}
