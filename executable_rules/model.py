@@ -568,6 +568,7 @@ class Spell:
     paid: tuple[str, ...] = ()
     spent: tuple[str, ...] = ()   # the mana spent on its costs, by symbol (Sunburst — CR 702.44a counts its colours)
     kicks: tuple[str, ...] = ()      # the kicker costs paid, a multikicker cost once per time (Kicker — CR 702.33d)
+    alternative: str = ""            # the keyword whose alternative cost was paid ("evoke", "flashback"; 601.2b)
 
     @property
     def mana_value(self) -> int:
@@ -661,6 +662,7 @@ class EventKind(str, enum.Enum):
     CYCLE = "cycle"
     ATTACH = "attach"           # an Aura, Equipment or Fortification attached or unattached (Attach — CR 701.3)
     TARGET = "target"           # a permanent became the target of a spell or ability (ward triggers: Ward — CR 702.21a)
+    DEALT_DAMAGE = "dealt damage"   # a player was dealt damage: one event for all the damage dealt to them at once
 
 
 @dataclass(frozen=True)
@@ -827,6 +829,9 @@ class GameState:
     kicked_with: dict[tuple[int, int], tuple[tuple[bool, str], ...]] = field(default_factory=dict)   # their kicker costs
     flashback_cast: list[tuple[int, int]] = field(default_factory=list)   # (card, incarnation) of spells cast with flashback
     escaped: list[tuple[int, int]] = field(default_factory=list)          # … and of spells cast with escape
+    aftermath_cast: list[tuple[int, int]] = field(default_factory=list)   # … and of aftermath halves cast from a graveyard
+    spent_to_cast: dict[tuple[int, int], tuple[str, ...]] = field(default_factory=dict)   # permanent → mana cast with
+    exiled_until: list[tuple[ObjectRef, ObjectRef]] = field(default_factory=list)  # (permanent, card exiled until it leaves)
     moving_at_once: tuple[int, ...] = ()   # cards an event is moving simultaneously (state-based actions: 704.3)
     watchers: list[Watcher] = field(default_factory=list)
     move_replacements: list[MoveReplacement] = field(default_factory=list)
@@ -1189,6 +1194,9 @@ class GameState:
         new.kicked_with = dict(self.kicked_with)
         new.flashback_cast = list(self.flashback_cast)
         new.escaped = list(self.escaped)
+        new.aftermath_cast = list(self.aftermath_cast)
+        new.exiled_until = list(self.exiled_until)
+        new.spent_to_cast = dict(self.spent_to_cast)
         new.next_id = self.next_id
         new.next_timestamp = self.next_timestamp
         return new

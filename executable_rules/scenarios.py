@@ -366,7 +366,7 @@ class ScenarioSetup:
             if "poison" in zones:
                 self.state.player(player).poison = int(zones["poison"])
             for zone in ("library", "hand", "graveyard", "exile", "outside", "battlefield"):
-                for entry in zones.get(zone, []):
+                for entry in _repeated(zones.get(zone, [])):
                     card = self._add(player, zone, entry)
                     if isinstance(entry, dict) and "attached_to" in entry:
                         attachments.append((card, str(entry["attached_to"])))
@@ -416,6 +416,18 @@ class ScenarioSetup:
         self.names.setdefault(oracle.name, []).append(card)
         self.setup_zone[card] = self.state.zone_of(card)
         return card
+
+
+def _repeated(entries: Sequence[Any]) -> list[Any]:
+    """A zone's entries with ``{ card = "Mountain", count = 71 }`` written out as 71 entries (XMage's test deck)."""
+    out: list[Any] = []
+    for entry in entries:
+        if isinstance(entry, dict) and "count" in entry:
+            one = {k: v for k, v in entry.items() if k != "count"}
+            out += [one if len(one) > 1 else one["card"]] * int(entry["count"])
+        else:
+            out.append(entry)
+    return out
 
 
 def _setup_counters(value: Any) -> dict[str, int]:

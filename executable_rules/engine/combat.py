@@ -553,6 +553,7 @@ def _deal(state: GameState, participants: set[int], assign: Mapping[int, Assignm
         return
     with state.action("combat damage"):
         dealt: list[tuple[int, int]] = []
+        to_players: dict[str, int] = {}
         for source, split in plan:
             total = 0
             for target, amount in split.items():
@@ -564,11 +565,17 @@ def _deal(state: GameState, participants: set[int], assign: Mapping[int, Assignm
                                citation=Citation("Protection", "702.16e"))
                     continue
                 to = target if isinstance(target, str) else state.ref(target)
-                total += damage(state, state.cards[source].controller or state.cards[source].owner,
-                                _name(state, source), to, amount, source=source, combat=True)
+                done = damage(state, state.cards[source].controller or state.cards[source].owner,
+                              _name(state, source), to, amount, source=source, combat=True)
+                total += done
+                if isinstance(target, str) and done > 0:
+                    to_players[target] = to_players.get(target, 0) + done
             dealt.append((source, total))
         for source, total in dealt:
             lifelink(state, source, total)                             # one life gain event per source: Lifelink — CR 702.15e
+        for player, amount in to_players.items():     # all of it dealt at once (510.2): one event per player
+            state.emit(EventKind.DEALT_DAMAGE, state.active, destination=player, amount=amount,
+                       detail=f"{player} is dealt {amount} combat damage", citation=_cite("510.2"))
 
 
 def combat_damage(state: GameState, choose: Chooser = first_legal, assign: Mapping[int, Assignment] | None = None,

@@ -411,6 +411,9 @@ def damage(state: GameState, controller: str, source_name: str, target: Target, 
             state.emit(EventKind.DAMAGE, controller, (source,) if source is not None else (), names=(source_name,),
                        destination=target, amount=amount, detail=f"{amount} {kind} to {target}: loses {amount} life "
                        f"({p.life})", citation=Citation("Damage", "120.3a"))
+        if not combat:                   # combat damage is dealt at once: the combat damage step says so (510.2)
+            state.emit(EventKind.DEALT_DAMAGE, controller, names=(source_name,), destination=target, amount=amount,
+                       detail=f"{target} is dealt {amount} damage")
         toxic = total_toxic_value(state, source) if combat and source is not None else 0
         if toxic:
             state.set(p, "poison", p.poison + toxic)
@@ -478,6 +481,8 @@ def put_counters(state: GameState, ctx: Context, node: Node, choose: Chooser) ->
     amount = amount_of(amount_node, ctx.x) if amount_node is not None else 1
     if amount_node is not None and text(amount_node).lower() == "x":      # Black Sun's Zenith prints "X"
         amount = ctx.x
+    if amount_node is not None and text(amount_node).lower() == "that many":   # the triggering event's amount
+        amount = ctx.amount
     kind = next(str(t) for t in node.children if isinstance(t, Token) and t.type == "COUNTER")
     target = _object_child(node)
     cards = objects(state, ctx, target) if target is not None else []
@@ -509,15 +514,23 @@ def lose_life(state: GameState, ctx: Context, node: Node, choose: Chooser) -> No
 
 def draw(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     from ..actions.draw import draw as draw_cards
-    count = _cards(node, ctx)
+    count = _cards(node, ctx, state)
     for player in players(state, ctx, node):
         draw_cards(state, player, count, choose=choose)
 
 
-def _cards(node: Node, ctx: Context) -> int:
-    count = _child(node, "one") or _child(node, "n") or _child(node, "that_many")
+def _cards(node: Node, ctx: Context, state: GameState | None = None) -> int:
+    count = _child(node, "one") or _child(node, "n") or _child(node, "that_many") or _child(node, "variable")
     if count is None:
         return 1
+    if count.data == "variable":             # "draw cards equal to its power" (Champion of Wits)
+        words = text(count).removeprefix("cards equal to").strip()
+        if words in ("its power", "~'s power") and state is not None:
+            if state.zone_of(ctx.source) is state.battlefield:
+                return max(0, characteristics(state, ctx.source).power or 0)
+            # It has left: its power as it last existed (608.2h), which the last known information doesn't keep.
+            raise Unimplemented(f"{ctx.name}: its power after it left the battlefield (last known information)")
+        raise Unimplemented(f"{ctx.name}: draw {text(count)!r}")
     if count.data == "that_many":
         return ctx.amount
     return 1 if count.data == "one" else amount_of(count, ctx.x)
@@ -614,9 +627,14 @@ def regenerate(state: GameState, ctx: Context, node: Node, choose: Chooser) -> N
 
 
 def exile(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
-    from ..actions.exile import exile as exile_card
+    from ..actions.exile import exile as exile_card, exile_until_leaves
+    until = find(node, "exile_until") is not None        # "… until ~ leaves the battlefield" (610.3)
+    source = state.ref(ctx.source) if until else None
     for card in objects(state, ctx, _object_child(node)):
-        exile_card(state, ctx.controller, card)
+        if source is not None:
+            exile_until_leaves(state, ctx.controller, card, source, state.cards[ctx.source].oracle.name)
+        else:
+            exile_card(state, ctx.controller, card)
         ctx.it = card             # "that card": the new object in exile (Zones — CR 400.7)
 
 
@@ -1122,7 +1140,14 @@ def sacrifice(state: GameState, ctx: Context, node: Node, choose: Chooser) -> No
     """Sacrifice — CR 701.21a, by the action's module."""
     from ..actions.sacrifice import sacrifice as sacrifice_permanent, sacrifice_one
     target = _object_child(node)
-    if target is not None and text(target) == "~":
+    unless = find(node, "sacrifice_unless")
+    if unless is not None:
+        condition = text(unless).removeprefix("unless ").strip()
+        if condition_holds(state, ctx.controller, condition, ctx.source):
+            _note(state, ctx, f"not sacrificed: {condition}")
+            return
+    if target is not None and text(target) in ("~", "it") and (text(target) == "~" or ctx.it is None):
+        # "sacrifice it" in an ability of the permanent itself ("When ~ enters, sacrifice it unless …")
         if state.zone_of(ctx.source) is state.battlefield and state.cards[ctx.source].controller == ctx.controller:
             sacrifice_permanent(state, ctx.controller, ctx.source)
         return
@@ -1265,8 +1290,9 @@ def put_rest(state: GameState, ctx: Context, node: Node, choose: Chooser) -> Non
             state.emit(EventKind.MOVE, ctx.controller, tuple(rest), source=p.library.label,
                        destination=f"the bottom of {p.library.label}", detail="the rest")
         return
-    if not words.startswith("put one of them into your hand and the rest into your graveyard") and not (
-            "one" in words and "into your hand and the rest into your graveyard" in words):
+    to_bottom = "and the rest on the bottom of your library in" in words
+    if not words.startswith("put one of them into your hand and the rest") or not (
+            to_bottom or "into your hand and the rest into your graveyard" in words):
         raise Unimplemented(f"{words!r}")
     p = state.player(ctx.controller)
     if not looked:
@@ -1277,11 +1303,37 @@ def put_rest(state: GameState, ctx: Context, node: Node, choose: Chooser) -> Non
     state.move(answer.value, p.hand)
     state.emit(EventKind.MOVE, ctx.controller, (answer.value,), source=p.library.label, destination=p.hand.label)
     rest = [c for c in looked if c != answer.value]
+    if to_bottom:            # "… and the rest on the bottom of your library in any order / in a random order"
+        _to_bottom(state, ctx, rest, random_order="random" in words, choose=choose)
+        return
     for card in rest:
         state.move(card, p.graveyard)
     if rest:
         state.emit(EventKind.MOVE, ctx.controller, tuple(rest), source=p.library.label, destination=p.graveyard.label,
                    detail="the rest")
+
+
+def _to_bottom(state: GameState, ctx: Context, cards: list[int], *, random_order: bool, choose: Chooser) -> None:
+    """Put ``cards`` on the bottom of their owner's library: in a random order, or one at a time in the order the
+    player chooses (no choice among cards of one name: those orders can't be told apart)."""
+    p = state.player(ctx.controller)
+    left = state.random_order(list(cards)) if random_order else list(cards)
+    placed = []
+    while left:
+        one_of_each: dict[str, int] = {}
+        for c in left:
+            one_of_each.setdefault(state.cards[c].display_name, c)
+        pick = left[0]
+        if not random_order and len(one_of_each) > 1:
+            pick = decide(state, Decision.of(ctx.controller, "put which card on the bottom next", None,
+                                             [Option(f"bottom: {n}", c) for n, c in one_of_each.items()]),
+                          choose).value
+        left.remove(pick)
+        state.move(pick, p.library, position="bottom")
+        placed.append(pick)
+    if placed:
+        state.emit(EventKind.MOVE, ctx.controller, tuple(placed), source=p.library.label,
+                   destination=f"the bottom of {p.library.label}", detail="the rest")
 
 
 def put_this_way(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -1378,6 +1430,7 @@ def may(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
         return
     answer = decide(state, Decision.of(ctx.controller, f"{ctx.name}: {text(inner)}?", None,
                                        [Option("yes", True), Option("no", False)]), choose)
+    ctx.memory["you did"] = bool(answer.value)          # "If you do, …" reads it
     if answer.value:
         run_effect(state, ctx, inner, choose)
 
@@ -1427,7 +1480,28 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "deal_damage_divided": deal_damage_divided,
     "grant_flashback": lambda state, ctx, node, choose: _grant_flashback(state, ctx, node, choose),
     "aura_swap_exchange": lambda state, ctx, node, choose: _aura_swap(state, ctx, node, choose),
+    "each_puts_from_graveyard": lambda state, ctx, node, choose: each_puts_from_graveyard(state, ctx, node, choose),
 }
+
+
+def each_puts_from_graveyard(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"Each player puts a creature card from their graveyard onto the battlefield." (Exhume): in turn order from
+    the active player (APNAP order: The Magic Golden Rules — CR 101.4) each chooses one, then they enter at once."""
+    from .layers import TYPE_WORDS
+    kind = TYPE_WORDS.get(next(str(t) for t in node.children if isinstance(t, Token) and t.type == "GRAVEYARD_KIND"))
+    chosen: list[tuple[str, int]] = []
+    for player in players(state, ctx, node):
+        graveyard = state.player(player).graveyard
+        fits = [c for c in graveyard.cards if kind is None or kind in state.cards[c].oracle.types]
+        if not fits:
+            _note(state, ctx, f"{player} has no such card in {graveyard.label}")
+            continue
+        answer = decide(state, Decision.of(player, f"put a card from {graveyard.label} onto the battlefield", None,
+                                           [Option(f"put {state.cards[c].display_name} onto the battlefield", c)
+                                            for c in fits]), choose)
+        chosen.append((player, answer.value))
+    for player, card in chosen:
+        enter_battlefield(state, card, player, choose=choose, detail=f"put onto the battlefield by {ctx.name}")
 
 
 def _cascade(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:

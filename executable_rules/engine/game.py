@@ -27,8 +27,12 @@ def new_game(players: Sequence[str], *, seed: int = 0, active: str | None = None
     """A game with these players (turn order), its triggered abilities watched; turn 1, precombat main."""
     state = GameState.new(players, seed=seed, active=active)
     state.watchers.append(watch)
+    from ..actions.exile import return_when_source_leaves
+    state.watchers.append(return_when_source_leaves)          # "exile … until ~ leaves the battlefield" (610.3)
     state.move_replacements.append(graveyard_replacement)
     state.move_replacements.append(die_replacement)           # "If ~ would die, put ~ on top of its owner's library"
     from ..actions.flashback import flashback_replacement
     state.move_replacements.append(flashback_replacement)     # Flashback — CR 702.34a: exiled as it leaves the stack
+    from ..actions.aftermath import aftermath_replacement
+    state.move_replacements.append(aftermath_replacement)     # Aftermath — CR 702.127a: likewise, cast from a graveyard
     return state

@@ -224,7 +224,7 @@ def _description(node: Node) -> tuple[set[str], set[str], str | None, str]:
     for child in node.children:
         if isinstance(child, Tree):
             if child.data == "adjs":
-                adjectives |= {str(t) for t in child.children}
+                adjectives |= {str(t) for t in child.children if str(t) != ","}
             elif child.data == "with_clause":
                 with_text = text(child)
             else:

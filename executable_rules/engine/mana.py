@@ -70,7 +70,14 @@ def tap_mana_abilities(state: GameState, card_id: int) -> list[tuple[str, ...]]:
         if not (isinstance(costs, Tree) and text(costs) == "{T}"):
             continue
         add = next(ability.tree.find_data("add_mana"))
-        for choice in mana_choices(add):
+        choices = mana_choices(add)
+        words = text(add)
+        if words.startswith("choose a color") and "for each" in words:
+            # "Choose a color. Add one mana of that color for each charge counter on ~." (Mana — CR 106.1a)
+            kind = next(str(t) for t in add.children if getattr(t, "type", "") == "COUNTER")
+            n = card.counters.get(kind, 0)
+            choices = [(color,) * n for color in "WUBRG"] if n else []
+        for choice in choices:
             if choice not in found:
                 found.append(choice)
     return found

@@ -14,6 +14,7 @@ as it is there.
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from ..choices import Chooser, Option, first_legal
@@ -30,7 +31,8 @@ def _has_static(state: GameState, card: int, template: str) -> bool:
 def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: bool = False, x: int = 0,
                       face_down: FaceDown | None = None, choose: Chooser = first_legal, detail: str = "",
                       kicked: bool = False, spent: tuple[str, ...] | None = None,
-                      counters: dict[str, int] | None = None, kicks: tuple[str, ...] = ()) -> None:
+                      counters: dict[str, int] | None = None, kicks: tuple[str, ...] = (),
+                      alternative: str = "") -> None:
     """Put ``card`` onto the battlefield under ``controller``'s control, with its own "enters tapped" and
     "enters with … counters" replacement effects applied as it enters (614.1c, 614.12). ``spent`` is the mana
     spent to cast it when it enters as a resolving spell (for Sunburst — CR 702.44b)."""
@@ -39,6 +41,10 @@ def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: b
     source = state.zone_of(card).label
     name = c.oracle.name
     state.move(card, state.battlefield, controller=controller, face_down=face_down)
+    if alternative:                        # "if its evoke cost was paid" (Evoke — CR 702.74a), read as it enters
+        state.designate(card, f"{alternative} cost paid")
+    if spent is not None:                  # the mana spent to cast it, for "unless {W} was spent to cast it"
+        state.set_item(state.spent_to_cast, (card, state.incarnation.get(card, 0)), tuple(spent))
     if kicked:
         state.mark_kicked(card, kicks)
     for kind, amount in (counters or {}).items():       # "return it … with a -1/-1 counter on it": it enters with it
@@ -52,6 +58,12 @@ def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: b
             if ability.static == "enters_tapped" and ability.tree is not None and "unless" not in ability.text:
                 state.set(c, "tapped", True)
                 notes.append("tapped (it enters tapped: a replacement effect, Replacement Effects — CR 614.1c)")
+            elif ability.static == "as_enters_or_tapped" and ability.tree is not None:
+                if not _as_enters_may(state, card, controller, ability.text, choose):
+                    state.set(c, "tapped", True)
+                    notes.append("tapped (\"if you don't, it enters tapped\": Replacement Effects — CR 614.1c)")
+            elif ability.static == "as_enters_sacrifice" and ability.tree is not None:
+                _as_enters_sacrifice(state, card, controller, ability.text)
             elif ability.static == "enters_with_counters" and ability.tree is not None:
                 kicks_each = "for each time it was kicked" in ability.text      # multikicker: Kicker — CR 702.33c
                 if "for each" in ability.text and not kicks_each:
@@ -62,7 +74,7 @@ def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: b
                     notes.append(f"no counters: {condition.rstrip('.')} is false")
                     continue
                 amount_node = find(ability.tree, "counter_amount")
-                words = ability.text
+                words = ability.text.lower()      # "with X charge counters" (Astral Cornucopia prints a capital X)
                 amount = x if amount_node is not None and " x " in f" {words} " and "with x" in words else \
                     amount_of(amount_node, x)
                 if kicks_each:
@@ -82,6 +94,61 @@ def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: b
                     notes.append(note)
     state.emit(EventKind.MOVE, controller, (card,), names=(state.cards[card].display_name if face_down else name,),
                source=source, destination="battlefield", detail="; ".join(notes))
+
+
+def _as_enters_may(state: GameState, card: int, controller: str, text: str, choose: Chooser) -> bool:
+    """"As ~ enters, you may reveal a Mountain or Forest card from your hand" / "you may pay 3 life": the
+    controller decides as it enters (Replacement Effects — CR 614.12); return whether they did."""
+    from ..choices import Decision, decide
+    from .layers import TYPE_WORDS
+    what = text.split("you may ", 1)[1].split(".", 1)[0]
+    name = state.cards[card].oracle.name
+    citation = Citation("Replacement Effects", "614.12")
+    player = state.player(controller)
+    options: list[Option] = []
+    if what.startswith("reveal "):
+        kinds = what.removeprefix("reveal ").removesuffix(" from your hand")
+        kinds = kinds.removeprefix("a ").removeprefix("an ").removesuffix(" card")
+        wanted = [k.strip() for k in kinds.split(" or ")]
+
+        def fits(other: int) -> bool:
+            o = state.cards[other].oracle
+            return any(k in o.subtypes or TYPE_WORDS.get(k.lower()) in o.types for k in wanted)
+        options = [Option(f"reveal {state.cards[h].oracle.name}", h) for h in player.hand.cards if fits(h)]
+        none = Option("don't reveal", None)
+    elif what.startswith("pay ") and what.endswith(" life"):
+        amount = int(what.split()[1])
+        options = [Option(f"pay {amount} life", amount, legal=player.life >= amount,
+                          reason="a player can pay only life they have", citation=Citation("Life", "119.4"))]
+        none = Option("don't pay", None)
+    else:
+        raise Unimplemented(f"{name}: {text!r}")
+    answer = decide(state, Decision.of(controller, f"as {name} enters: you may {what}", citation, [*options, none]),
+                    choose)
+    if answer.value is None:
+        return False
+    if what.startswith("reveal "):
+        state.emit(EventKind.REVEAL, controller, (answer.value,), names=(state.cards[answer.value].oracle.name,),
+                   source=player.hand.label, detail=f"as {name} enters", citation=citation)
+    else:
+        from ..instructions import lose_life
+        lose_life(state, controller, int(answer.value),
+                  detail=f"pays {answer.value} life as {name} enters (Life — CR 119.4)")
+    return True
+
+
+def _as_enters_sacrifice(state: GameState, card: int, controller: str, text: str) -> None:
+    """"As ~ enters, sacrifice all lands you control." (Replacement Effects — CR 614.1c): done as it enters."""
+    from ..actions.sacrifice import sacrifice
+    from .layers import TYPE_WORDS, characteristics
+    plural = text.split("sacrifice all ", 1)[1].split(" you control", 1)[0]
+    kind = TYPE_WORDS.get(plural.removesuffix("s"))
+    if kind is None:
+        raise Unimplemented(f"{state.cards[card].oracle.name}: {text!r}")
+    doomed = [p.id for p in state.permanents(controller) if kind in characteristics(state, p.id).types]
+    for other in doomed:
+        sacrifice(state, controller, other, detail=f"sacrificed as {state.cards[card].oracle.name} enters "
+                  "(Replacement Effects — CR 614.1c)")
 
 
 def condition_holds(state: GameState, controller: str, condition: str, card: int | None = None) -> bool:
@@ -108,6 +175,15 @@ def condition_holds(state: GameState, controller: str, condition: str, card: int
     if condition == "evidence was collected" and card is not None:                   # Collect Evidence — CR 701.59c
         from ..actions.collect_evidence import evidence_was_collected
         return evidence_was_collected(state, card)
+    spent = re.fullmatch(r"(\{[WUBRGC]\}) was spent to cast (it|~)", condition)
+    if spent and card is not None:                  # Court Hussar: the mana its spell was cast with (Casting Spells — CR 601.2h)
+        return spent.group(1)[1] in state.spent_to_cast.get((card, state.incarnation.get(card, 0)), ())
+    alt = re.fullmatch(r"its (\w+) cost was paid", condition)
+    if alt and card is not None:                     # "if its evoke cost was paid" (Evoke — CR 702.74a)
+        return state.has_designation(card, f"{alt.group(1)} cost paid")
+    if condition == "an opponent was dealt damage this turn":                        # War Elemental
+        return any(e.kind is EventKind.DAMAGE and e.amount > 0 and e.destination in
+                   [p.name for p in state.players if p.name != controller] for e in state.events[state.turn_started:])
     if condition == "an opponent searched their library this turn":                 # Archive Trap
         return any(e.kind is EventKind.SEARCH and e.player is not None and e.player != controller
                    and e.source == state.player(e.player).library.label for e in state.events[state.turn_started:])

@@ -157,6 +157,11 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
         from ..actions.bestow import bestowed_face
         chosen, bestow_cost = bestowed_face(chosen)
     cast_permitted(state, player, card, chosen)       # 601.3, with the bestowed characteristics (601.3e, 702.103d)
+    from ..actions.aftermath import cast_from_zone_allowed, remember_cast
+    # From a graveyard only with a permission: an alternative cost (flashback, escape), an effect, or aftermath.
+    cast_from_zone_allowed(state, card, chosen, permitted=instead is not None or without_paying or cascade
+                           or pay_instead is not None)
+    from_graveyard = state.zone_of(card).kind is ZoneKind.GRAVEYARD
     from ..actions.flash import flash
     instant = "Instant" in chosen.types or flash(c.oracle)                           # Flash — CR 702.8a
     if not instant and not cascade and (state.stack.cards or state.active != player or "main" not in state.step):
@@ -175,6 +180,7 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
     with state.action(f"cast {chosen.name}"):
         source = state.zone_of(card).label
         state.move(card, state.stack)                                                 # 601.2a
+        remember_cast(state, card, chosen, from_graveyard)                            # Aftermath — CR 702.127a
         from ..actions.splice import splice_onto
         chosen, splice_costs, _ = splice_onto(state, player, card, chosen, choose=choose)   # 601.2b (Splice — CR 702.47a)
         if splice_costs:
@@ -235,7 +241,7 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
         if collected:                                                                 # Collect Evidence — CR 701.59c
             paid += (f"{EVIDENCE} {evidence}",)
         spell = Spell(card, player, chosen, x, without_paying, kicked, tuple(targets), paid, spent=tuple(spent),
-                      kicks=kicks)
+                      kicks=kicks, alternative=instead_name if instead is not None else "")
         state.set_item(state.spells, card, spell)
         note = "without paying its mana cost" if without_paying else (f"paid by tapping {', '.join(paid)}" if paid
                                                                        else "no mana to pay")
@@ -303,11 +309,11 @@ def resolve_top(state: GameState, choose: Chooser = first_legal) -> None:
                 # The permanent remembers its spell was kicked for "if it was kicked" (Kicker — CR 702.33d).
                 enter_battlefield(state, top, spell.controller, x=spell.x, choose=choose,
                                   detail="a kicked permanent spell resolves (608.3)", kicked=True, kicks=spell.kicks,
-                                  counters=counters, spent=spell.spent)
+                                  counters=counters, spent=spell.spent, alternative=spell.alternative)
                 return
             enter_battlefield(state, top, spell.controller, x=spell.x, choose=choose,
                               detail="a permanent spell resolves (608.3)", face_down=card.face_down,   # Morph — CR 702.37a
-                              counters=counters, spent=spell.spent)
+                              counters=counters, spent=spell.spent, alternative=spell.alternative)
             return
         unread = [a for a in parse_card(spell.face.name, spell.face.text).abilities if not a.parsed]
         if unread:

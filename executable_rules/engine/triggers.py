@@ -188,6 +188,9 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
                 and _player_matches(_player_ref(node), event.player, controller))
     if kind == "deals_combat_damage":
         return _deals_combat_damage_to_player(state, source, node, event, controller)
+    if kind == "player_dealt_damage":          # the damage dealt to one player at once is one event (603.2c)
+        return event.kind is EventKind.DEALT_DAMAGE and event.amount > 0 and _player_matches(
+            _player_ref(node), event.destination, controller)
     if kind == "gains_life":
         return event.kind is EventKind.LIFE and event.amount > 0 and _player_matches(
             _player_ref(node), event.player, controller)

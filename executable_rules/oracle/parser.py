@@ -205,13 +205,13 @@ _EFFECTS = {
     "earthbend", "airbend", "harness", "search_instead",
     "cascade",
     "prevent_damage", "gain_control", "copy_spell", "choose_mode", "put_this_way", "extra_land", "reveal_from_among", "reveal_hand", "choose_from_hand", "exchange_control", "exchange_life", "double_power", "double_life",
-    "double_counters", "double_mana", "may", "conditional", "otherwise", "for_each",
+    "double_counters", "double_mana", "may", "conditional", "otherwise", "for_each", "each_puts_from_graveyard",
 }
 _TRIGGERS = {
     "self_enters", "enters", "dies", "self_dies", "attacks", "self_attacks", "cast", "explores", "keyword_event",
     "cards_to_graveyard", "beginning", "deals_combat_damage", "turned_face_up", "self_leaves", "searches",
     "shuffles", "draws", "gains_life", "becomes_target", "blocks", "self_blocks", "sacrifice_event",
-    "becomes_monstrous", "self_cycled", "self_cast",
+    "becomes_monstrous", "self_cycled", "self_cast", "player_dealt_damage",
 }
 
 
