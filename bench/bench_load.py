@@ -77,7 +77,16 @@ def the_mix(db_file: Path) -> list[tuple[str, str, int]]:
             for n in (2, 3, 5)] * 4
     mix += [("scenario", f"/-/scenarios/{s}", 200) for s in rng.sample(scenarios, min(20, len(scenarios)))]
     mix += [("missing", p, 404) for p in ("/-/nosuch", "/kb/nosuch_table", "/-/rules/799.99", "/kb/rules/nosuch",
-                                          "/-/scenarios/nosuch", "/robots.txt")] * 4
+                                          "/-/scenarios/nosuch", "/robots.txt", "/-/cards/nosuch",
+                                          "/-/cards/nosuch.json", "/-/keywords/nosuch")] * 4
+    cards = [r[0] for r in db.execute("select name_en from cards order by id limit 20")] if "cards" in db.table_names() else []
+    mix += [("card", "/-/cards/" + quote(c, safe=""), 200) for c in cards]
+    # Bad input from users, answered with a 400 and a sentence, whatever else is being asked.
+    mix += [("bad input", p, 400) for p in (
+        "/-/search.json?q=" + "x" * 600, "/-/search.json?q=x&limit=%C2%B2", "/-/run/discover.json?n=abc",
+        "/-/diff.json?old=abc&new=def", "/-/rules/701.57.json?release=%00", "/kb/rules.json?_sort=nosuch",
+        "/kb/rules.json?number__gt=99999999999999999999", "/kb/rules.json?_facet=%7Bbad",
+        "/kb.json?sql=select+zeroblob(500000000)")] * 2
     return mix
 
 

@@ -188,6 +188,9 @@ def _not_utf8(path: Path, shown: str) -> None:
     except UnicodeDecodeError as e:
         head = data[: e.start]
         line = max(head.count(b"\n"), head.count(b"\r")) + 1
+        if e.reason == "unexpected end of data":  # the last character is cut: the file was cut short
+            raise SourceError(shown, line, f"byte 0x{data[e.start]:02x} is not UTF-8: the file ends inside "
+                              "a character: it was cut short") from None
         raise SourceError(shown, line, f"byte 0x{data[e.start]:02x} is not UTF-8, in a file that is UTF-8 "
                           "elsewhere: the file is damaged or mis-encoded (save it as UTF-8)") from None
 

@@ -313,6 +313,15 @@ def parse_translation_text(text: str, source: str, fmt: TranslationFormat) -> It
         return
     release, _ = found
     yield Release(release, fmt.lang, f"{release[:4]}-{release[4:6]}-{release[6:]}", source)
+    # A whole translation ends with its glossary heading and, where it has one, its credits
+    # heading: a file without them was cut short (loading it would drop half the rules).
+    missing = (f"no {fmt.glossary} heading" if parts.glossary is None else
+               f"no {fmt.credits} heading" if fmt.credits and parts.credits is None else None)
+    if missing:
+        last = next((i for i in range(len(lines) - 1, -1, -1) if lines[i].strip()), 0)
+        yield IngestProblem(source, last + 1, "error", "truncated",
+                            f"the file stops before its end ({missing}; its last line is "
+                            f"{lines[last].strip()[:40]!r}): a truncated release is not loaded", release, fmt.lang)
     r0, r1 = parts.rules
     yield from iter_translated_rules(lines[r0:r1], r0 + 1, release, source, fmt)
     if parts.glossary is None:

@@ -90,10 +90,13 @@ def _detect_encoding(data: bytes, path: str) -> tuple[str, int]:
     except UnicodeDecodeError as e:
         if _mostly_utf8(data):
             line, column = _position(data, e.start)
+            # "unexpected end of data": the last character is cut, so the file was cut short.
+            why = ("the file ends inside a character: it was cut short" if e.reason == "unexpected end of data"
+                   else "the rest of the file is UTF-8")
             raise SourceError(
                 path, line,
                 f"cannot decode byte 0x{data[e.start]:02x} as UTF-8 (byte {column} of line {line}, "
-                f"offset {e.start}); the rest of the file is UTF-8",
+                f"offset {e.start}); {why}",
             ) from None
     return "cp1252", 0
 

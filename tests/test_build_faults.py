@@ -123,6 +123,33 @@ def test_japanese_release_cut_at_a_line_fails_and_the_database_stays(good, corpu
     assert digest(db) == before
 
 
+@pytest.mark.parametrize("folder,name", [("zh", "MagicCompRules_zh-Hans_20260417.txt"),
+                                         ("ko", "MagicCompRules_KR_20211119.txt")])
+def test_translated_release_cut_at_a_line_fails_and_the_database_stays(good, corpus, cache, folder, name):
+    # Cut at 90 %: the rules are nearly all there (the count check would pass it), the glossary is not.
+    root, db = good
+    before = digest(db)
+    lines = (corpus / "cr" / folder / name).read_text(encoding="utf-8").split("\n")
+    where = root / "cr" / folder
+    where.unlink()
+    where.mkdir()
+    try:
+        for entry in (corpus / "cr" / folder).iterdir():
+            if entry.name != name:
+                os.symlink(entry, where / entry.name)
+        (where / name).write_text("\n".join(lines[: int(len(lines) * 0.9)]), encoding="utf-8")
+        with pytest.raises(BuildFailed) as failed:
+            build_database(db, root, show_progress=False, cache_dir=cache)
+    finally:
+        for entry in where.iterdir():
+            entry.unlink()
+        where.rmdir()
+        os.symlink(corpus / "cr" / folder, where)
+    assert str(failed.value).startswith(f"cr/{folder}/{name}:")
+    assert "stops before its end" in str(failed.value)
+    assert digest(db) == before
+
+
 def test_invalid_utf8_byte_is_reported_at_its_real_line_and_byte(good, corpus, cache):
     root, db = good
     before = digest(db)

@@ -93,6 +93,24 @@ def test_bad_requests_are_4xx_with_a_sentence(live_server, path, status):
         assert "<title>" in response.text and "Traceback" not in response.text
 
 
+MISSING = ["/-/cards/nosuch", "/-/cards/nosuch.json", "/-/cards/%E7%99%BA", "/-/rules/799.99", "/-/rules/799.99.json",
+           "/-/keywords/nosuch", "/-/keywords/nosuch.json", "/-/scenarios/nosuch", "/-/rules/nosuchword"]
+
+
+def test_a_missing_page_asked_again_is_still_a_404(live_server):
+    # A miss is remembered per process: the second asker gets it from memory (a CardNotFound
+    # remade from its message alone was a 500 for everyone after the first).
+    with ThreadPoolExecutor(8) as pool:
+        responses = list(pool.map(lambda p: _get(live_server, p), MISSING * 4))
+    assert [(r.url.path, r.status_code) for r in responses] == [(httpx.URL(live_server + p).path, 404)
+                                                                for p in MISSING * 4]
+    for r in responses:
+        if r.url.path.endswith(".json"):
+            assert r.json()["ok"] is False and r.json()["error"]
+    cards = [r.json() for r in responses if r.url.path == "/-/cards/nosuch.json"]
+    assert len({str(c) for c in cards}) == 1 and "suggestions" in cards[0]
+
+
 def test_printf_past_the_limit_builds_nothing(live_server):
     # SQLite's printf gives NULL rather than a value over the length limit.
     response = _get(live_server, "/kb.json?sql=select+printf('%25.*c',300000000,'x')+as+s&_shape=array")
@@ -246,7 +264,7 @@ SEGMENT = st.one_of(st.text(min_size=1, max_size=30).filter(lambda s: s not in (
 
 @settings(max_examples=int(os.environ.get("KB_FUZZ_EXAMPLES", "150")), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(prefix=st.sampled_from(["/-/rules/", "/-/keywords/", "/-/scenarios/", "/-/run/", "/kb/", "/kb/rules/",
+@given(prefix=st.sampled_from(["/-/rules/", "/-/keywords/", "/-/cards/", "/-/scenarios/", "/-/run/", "/kb/", "/kb/rules/",
                                "/kb/glossary/", "/-/", "/"]), segment=SEGMENT)
 def test_no_path_gives_a_500(fuzz_client, prefix, segment):
     from urllib.parse import quote

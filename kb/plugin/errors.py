@@ -74,6 +74,10 @@ def classify(exception: BaseException) -> tuple[int, str, str]:
         return 400, "Bad request", f"a parameter that starts with {{ must be JSON: {exception}"
     if isinstance(exception, ValueError) and "null character" in str(exception):
         return 400, "Bad request", "a NUL character is not accepted in a query"
+    if isinstance(exception, OverflowError) and "SQLite INTEGER" in str(exception):
+        # A filter value such as ?number__gt=99999999999999999999 is bound as an int SQLite can't hold.
+        return 400, "Bad request", ("a number in the query is too large "
+                                    "(SQLite integers are 64-bit: at most 9223372036854775807)")
     if isinstance(exception, sqlite3.OperationalError) and "interrupted" in str(exception):
         return 400, "Too much work", "this query took too long and was stopped; ask for less"
     return 500, "Server error", "something went wrong on the server; the error is logged"

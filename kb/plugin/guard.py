@@ -24,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import json
 import logging
 from html import escape
 
@@ -51,7 +52,7 @@ def asgi_wrapper(datasette):
                 if refused is not None:
                     status, sentence = refused
                     log.info("%s %s %s: %s", status, scope.get("method"), scope.get("path"), sentence)
-                    await _send(send, status, sentence)
+                    await _send(send, status, sentence, _wants_json(scope))
                     return
             await app(scope, receive, send)
 
@@ -60,12 +61,30 @@ def asgi_wrapper(datasette):
     return wrap
 
 
-async def _send(send, status: int, sentence: str) -> None:
+def _wants_json(scope) -> bool:
+    """A ``.json`` address or ``_format=json``: the refusal is JSON, as every other error there is.
+
+    >>> _wants_json({"path": "/-/diff.json", "query_string": b"lang=%00"})
+    True
+    >>> _wants_json({"path": "/-/diff", "query_string": b"_format=json&lang=%00"})
+    True
+    >>> _wants_json({"path": "/-/diff", "query_string": b"lang=%00"})
+    False
+    """
+    return scope.get("path", "").endswith(".json") or b"_format=json" in scope.get("query_string", b"")
+
+
+async def _send(send, status: int, sentence: str, as_json: bool = False) -> None:
     title = {404: "Not found", 405: "Method not allowed"}.get(status, "Bad request")
-    body = (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{title}</title></head>'
-            f'<body><h1>{title}</h1><p role="alert">{escape(sentence)}</p><p><a href="/">Home</a></p>'
-            "</body></html>").encode("utf-8")
-    headers = [(b"content-type", b"text/html; charset=utf-8"), (b"content-length", str(len(body)).encode())]
+    if as_json:
+        body = json.dumps({"ok": False, "error": sentence, "status": status}).encode("utf-8")
+        content_type = b"application/json; charset=utf-8"
+    else:
+        body = (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{title}</title></head>'
+                f'<body><h1>{title}</h1><p role="alert">{escape(sentence)}</p><p><a href="/">Home</a></p>'
+                "</body></html>").encode("utf-8")
+        content_type = b"text/html; charset=utf-8"
+    headers = [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]
     if status == 405:
         headers.append((b"allow", b"GET, HEAD, OPTIONS"))
     await send({"type": "http.response.start", "status": status, "headers": headers})

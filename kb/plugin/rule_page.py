@@ -86,6 +86,20 @@ CACHE = PageCache()
 MISSES = PageCache(256)
 
 
+def _fresh_copy(error: Exception) -> Exception:
+    """A new exception like ``error`` (its args and attributes), without calling its ``__init__``:
+    ``CardNotFound(name, suggestions)`` cannot be made again from its message alone.
+
+    >>> from kb.cards import CardNotFound
+    >>> again = _fresh_copy(CardNotFound("nosuch", ["Nosy Goblin"]))
+    >>> (str(again), again.suggestions, again.__traceback__)
+    ("no card named 'nosuch'; did you mean 'Nosy Goblin'?", ['Nosy Goblin'], None)
+    """
+    fresh = type(error).__new__(type(error), *error.args)
+    fresh.__dict__.update(error.__dict__)
+    return fresh
+
+
 async def cached_read(db, key: tuple, read: Callable[[sqlite3.Connection], Any]) -> Any:
     """``read(conn)`` in Datasette's executor, kept per process when the database is immutable."""
     if db.is_mutable:
@@ -95,7 +109,7 @@ async def cached_read(db, key: tuple, read: Callable[[sqlite3.Connection], Any])
     if value is None:
         missing = MISSES.get(full_key)
         if missing is not None:
-            raise type(missing)(*missing.args)   # a fresh one: no traceback piles up on it
+            raise _fresh_copy(missing)   # a fresh one: no traceback piles up on it
         try:
             value = await execute_bounded(db, read)
         except LookupError as e:
