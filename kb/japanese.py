@@ -245,18 +245,27 @@ def segment_query(query: str) -> list[str]:
 _QUESTION_POS = {"代名詞", "連体詞", "副詞", "感動詞", "接頭辞", "接尾辞"}
 
 
-def is_content(token: Token) -> bool:
+def is_content(token: Token, before: Token | None = None) -> bool:
     """A word a search should look for: not a particle, auxiliary, pronoun, question
-    word or light verb, judged by Sudachi's part of speech.
+    word or light verb, judged by Sudachi's part of speech. ``before`` is the word
+    before it: a verb Sudachi marks 非自立可能 (置く, かける, 見る) leans on another word
+    only after a て-form (置いておく), and is the verb itself after a case particle
+    (墓地に置かれる, 修整をかける).
 
     >>> [t.surface for t in tokens("呪禁は何を防ぐ？") if is_content(t)]
     ['呪禁', '防ぐ']
     >>> [t.surface for t in tokens("ブロックできるの？") if is_content(t)]
     ['ブロック']
+    >>> content_words("墓地に置かれる？"), content_words("脇に置いておく")
+    (['墓地', '置く'], ['脇', '置く'])
     """
     if token.is_function or token.is_punctuation or not token.key.strip():
         return False
-    if token.pos in _QUESTION_POS or token.pos_detail == "非自立可能":
+    if token.pos in _QUESTION_POS:
+        return False
+    if token.pos_detail == "非自立可能" and not (
+            token.pos == "動詞" and before is not None and before.pos == "助詞"
+            and before.pos_detail == "格助詞"):
         return False
     return token.key not in LIGHT_VERBS
 
@@ -270,7 +279,8 @@ def content_words(query: str) -> list[str]:
     >>> content_words("タイムスタンプ順とは何ですか")
     ['タイム', 'スタンプ', '順']
     """
-    return list(dict.fromkeys(t.key for t in tokens(normalize(query)) if is_content(t)))
+    found = [t for t in tokens(normalize(query)) if not t.is_punctuation]
+    return list(dict.fromkeys(t.key for i, t in enumerate(found) if is_content(t, found[i - 1] if i else None)))
 
 
 def content_keys(text: str) -> set[str]:

@@ -75,6 +75,20 @@ def test_draw_never_means_a_drawn_game(conn):
     assert "引く" in terms and "引き分け" not in terms
 
 
+def test_counters_on_permanents_are_not_countering_a_spell(conn):
+    # "counters" (a noun, plural) is CR 122 (カウンター), "countered" is CR 701.6 (打ち消す): a
+    # question names one sense, and the other's rule is no title match.
+    nouns = answer(conn, "do creatures lose counters when they change zones", dense=False)
+    terms = {t.phrase for t in nouns.plan.terms}
+    assert "カウンター" in terms and "打つ 消す" not in terms
+    assert "701.6" not in numbers(nouns)[:5]
+    assert "122" in numbers(answer(conn, "+1/+1 counters", dense=False))[:3]
+    verbs = answer(conn, "can a spell with split second be countered", dense=False)
+    terms = {t.phrase for t in verbs.plan.terms}
+    assert "打つ 消す" in terms and "カウンター" not in terms
+    assert "701.6" in numbers(verbs)[:3]
+
+
 def test_groups_show_both_languages_and_the_defining_subrule_first(conn):
     group = answer(conn, "villainous choice", dense=False).groups[0]
     assert group.en.title == "Face a Villainous Choice" and group.ja.title.startswith("最悪の二択")

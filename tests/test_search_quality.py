@@ -27,8 +27,8 @@ FLOORS = {  # category: top-3 floor over all its queries (tuning and frozen)
 ZERO_HIT_MAX = 0.01
 # The players' set (tests/data/search_eval_players.toml: 84 questions real players asked, in their
 # words): floors a little under what the lexical search measures on it, tuning and frozen halves
-# together (65 % English, 79 % Japanese, 50 % slang, 57 % card; README "Search quality").
-PLAYER_FLOORS = {"question en": 0.55, "question ja": 0.65, "slang": 0.35, "card": 0.45}
+# together (67 % English, 79 % Japanese, 50 % slang, 57 % card; README "Search quality").
+PLAYER_FLOORS = {"question en": 0.60, "question ja": 0.65, "slang": 0.35, "card": 0.45}
 
 
 def _ranks(built_db, cases):

@@ -674,6 +674,7 @@ def _title_order(conn, plan: QueryPlan, lang: str | None, release: str | None, b
     hits = []
     rank = {"name": 0, "alias": 1, "phrase": 1, "word": 2, "correction": 2}
     single = len([t for t in plan.terms if t.origin in ("word", "correction")]) <= 1
+    ruled_out = _ruled_out(titles, plan.excluded)
     for term in sorted(plan.terms, key=lambda t: rank.get(t.origin, 3)):
         if lang is not None and term.lang != lang:
             continue
@@ -684,8 +685,18 @@ def _title_order(conn, plan: QueryPlan, lang: str | None, release: str | None, b
             continue
         words = english_stems(english_key(term.phrase)) if term.lang == "en" else tuple(term.phrase.split())
         for rel, number, _kind in titles.get((term.lang, words), []):
+            if number in ruled_out:
+                continue  # a sense the words typed rule out ("counters" is not Counter, 701.6)
             hits.append(LexicalHit(None, "rule", rel, term.lang, number, None, "", -1.0))
     return _group_order(conn, hits, by_key, "title") if hits else []
+
+
+def _ruled_out(titles: dict, senses: set[str]) -> set[str]:
+    """The numbers of the rules titled, in any language but English, by one of ``senses``."""
+    if not senses:
+        return set()
+    return {number for (lang, words), found in titles.items() if lang != "en" and " ".join(words) in senses
+            for _rel, number, _kind in found}
 
 
 _CITED = re.compile(r"\b(rules?)\s+(\d{3}(?:\.\d+[a-z]?)?(?:(?:,\s*|\s+and\s+|\s+or\s+)\d{3}(?:\.\d+[a-z]?)?)*)"
@@ -772,7 +783,8 @@ def _definition_order(conn, plan: QueryPlan, lang: str | None, release: str | No
     else:
         return []
     numbers = _fact(conn, ("definition", typed_lang, words), lambda: _defined_by(conn, typed_lang, words))
-    hits = [LexicalHit(None, "rule", rel, typed_lang, n, None, "", -1.0) for rel, n in numbers]
+    ruled_out = _ruled_out(titles, plan.excluded)
+    hits = [LexicalHit(None, "rule", rel, typed_lang, n, None, "", -1.0) for rel, n in numbers if n not in ruled_out]
     return _group_order(conn, hits, by_key, "title") if hits else []
 
 

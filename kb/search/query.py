@@ -75,6 +75,9 @@ class QueryPlan:
     unknown: list[str] = field(default_factory=list)  # content words the index doesn't have
     languages: set[str] = field(default_factory=set)  # of the words typed
     capped: bool = False  # terms were dropped to stay under MAX_TERMS
+    # Senses of a keyword name the words typed rule out (an alias's ``not``): "counters" is never
+    # 打ち消す (Counter, 701.6), "countered" never カウンター (122); their rules are no title match.
+    excluded: set[str] = field(default_factory=set)
 
     @property
     def words(self) -> list[Term]:
@@ -155,6 +158,7 @@ def read_query(query: str, *, names: KeywordNames | None = None, aliases: AliasT
         else:
             _read_segmented(chunk_lang, chunk, plan, terms, names, aliases)
     terms = [t for t in terms if t.phrase not in excluded]
+    plan.excluded = excluded
     if vocabulary is not None:
         terms = _correct(terms, plan, vocabulary)
     # De-duplicate, then cap: names and aliases first, then words in order, then runs.
