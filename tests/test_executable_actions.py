@@ -34,8 +34,9 @@ def pool(corpus):
 
 
 def game(library, *, graveyard=(), seed=0, creature=True):
+    from executable_rules.card_pool import shared_card_pool
     from kb.corpus import find_corpus
-    pool = load_card_pool(find_corpus())
+    pool = shared_card_pool(find_corpus())
     state = GameState.new(["you", "opponent"], seed=seed)
     for name in library:
         state.add_card(pool.find(name), "you", ZoneKind.LIBRARY)
@@ -153,3 +154,19 @@ def test_first_legal_is_deterministic(pool):
     discover(a, "you", 2, choose=first_legal)
     discover(b, "you", 2, choose=first_legal)
     assert a.snapshot() == b.snapshot()
+
+
+def test_aftermath_casts_its_half_from_the_graveyard_only(pool):
+    """Aftermath — CR 702.127a: the half with aftermath is cast from a graveyard, never from a hand."""
+    from executable_rules.actions.aftermath import aftermath
+    from executable_rules.errors import IllegalChoice
+
+    state = GameState.new(["you", "opponent"], seed=0)
+    for _ in range(6):
+        state.add_card(pool.find("Island"), "you", ZoneKind.BATTLEFIELD)
+    in_graveyard = state.add_card(pool.find("Spring // Mind"), "you", ZoneKind.GRAVEYARD)
+    in_hand = state.add_card(pool.find("Spring // Mind"), "you", ZoneKind.HAND)
+    with pytest.raises(IllegalChoice, match="aftermath"):
+        aftermath(state, "you", in_hand)
+    spell = aftermath(state, "you", in_graveyard)
+    assert state.zone_of(in_graveyard) is state.stack and spell is not None

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..choices import Chooser, first_legal
 from ..citation import Citation
 from ..errors import IllegalChoice
-from ..model import EventKind, Face, GameState, Zone, ZoneKind
+from ..model import EventKind, Face, GameState, Spell, Zone, ZoneKind
 
 KEYWORD = "Aftermath"
 KIND = "keyword ability"
@@ -34,6 +35,18 @@ def has_aftermath(face: Face) -> bool:
     """The face's text has the keyword Aftermath (its reminder text aside)."""
     from ..oracle import parse_card
     return parse_card(face.name, face.text).has_keyword(KEYWORD)
+
+
+def aftermath(state: GameState, player: str, card: int, *, choose: Chooser = first_legal) -> Spell:
+    """``player`` casts the half of ``card`` that has aftermath, from the graveyard it is in (Aftermath — CR
+    702.127a): the same cast as ``cast_spell(..., face=...)``, which checks where the card is."""
+    from ..engine.stack import cast_spell
+    oracle = state.cards[card].oracle
+    half = next((f for f in oracle.faces if has_aftermath(f)), None)
+    if half is None:
+        raise IllegalChoice(f"cast {oracle.name} with aftermath", f"no half of {oracle.name} has aftermath",
+                            Citation(KEYWORD, "702.127a"))
+    return cast_spell(state, player, card, face=half.name, choose=choose)
 
 
 def cast_from_zone_allowed(state: GameState, card: int, face: Face, *, permitted: bool) -> None:

@@ -3,8 +3,8 @@
 Eternalize is an activated ability that functions while its card is in a graveyard: "Eternalize [cost]" means
 "[Cost], Exile this card from your graveyard: Create a token that's a copy of this card, except it's black, it's
 4/4, it has no mana cost, and it's a Zombie in addition to its other types. Activate only as a sorcery"
-(Eternalize — CR 702.129a). The token copies the card's copiable values with those exceptions (Copying Objects —
-CR 707.9b), and it is a token (Tokens — CR 111.1): its own enters abilities trigger as it enters.
+(Eternalize — CR 702.129a). The token copies the card's copiable values with those exceptions
+(Copying Objects — CR 707.9b), and it is a token (Tokens — CR 111.1): its own enters abilities trigger as it enters.
 
 :func:`eternalize` activates it: sorcery timing is checked (Timing and Priority — CR 117.1a), the mana is paid and
 the card exiled as costs (Activating Activated Abilities — CR 602.2b), and the ability resolves at once — the model
