@@ -568,7 +568,7 @@ class Spell:
     paid: tuple[str, ...] = ()
     spent: tuple[str, ...] = ()   # the mana spent on its costs, by symbol (Sunburst — CR 702.44a counts its colours)
     kicks: tuple[str, ...] = ()      # the kicker costs paid, a multikicker cost once per time (Kicker — CR 702.33d)
-    alternative: str = ""            # the keyword whose alternative cost was paid ("evoke", "flashback"; 601.2b)
+    alternative: str = ""            # Casting Spells — CR 601.2b: the alternative cost paid, by its keyword's name
 
     @property
     def mana_value(self) -> int:

@@ -110,8 +110,9 @@ def test_search_for_a_quality_may_always_fail_to_find(library):
 @given(library=libraries, leaves=st.booleans(), seed=st.integers(0, 100))
 def test_explore_counter_follows_the_revealed_card(library, leaves, seed):
     state = game(library, creature=False)
+    from executable_rules.card_pool import shared_card_pool
     from kb.corpus import find_corpus
-    scout = state.add_card(load_card_pool(find_corpus()).find("Merfolk Branchwalker"), "you", ZoneKind.BATTLEFIELD)
+    scout = state.add_card(shared_card_pool(find_corpus()).find("Merfolk Branchwalker"), "you", ZoneKind.BATTLEFIELD)
     ref = state.ref(scout)
     if leaves:
         state.move(scout, state.player("you").graveyard)
