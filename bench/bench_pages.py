@@ -111,8 +111,11 @@ def main() -> None:
         " and parent in ('701', '702') and title is not null order by position", [release])]
     db.conn.close()
 
+    from datasette.app import Datasette
+
     from kb.plugin import resolution
 
+    resolution.configure(Datasette([str(path)], immutables=[]))    # the library reads the served file's tables
     lib = resolution.library()
     if lib.error:
         raise SystemExit(lib.error)
