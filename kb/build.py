@@ -476,14 +476,25 @@ def worker_pool(workers: int) -> Iterator:
     from concurrent.futures import ProcessPoolExecutor
 
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    before = set(multiprocessing.active_children())
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method),
                                initializer=worker_initializer)
     try:
         yield pool
     except BaseException:
+        # Taken before shutdown(), which forgets the pool's processes. A signal can also land between
+        # a worker's start and the pool recording it, so every child started since is stopped:
+        # one left running would be joined at exit, and wait for work forever.
+        started = set((getattr(pool, "_processes", None) or {}).values())
+        started |= set(multiprocessing.active_children()) - before
         pool.shutdown(wait=False, cancel_futures=True)
-        for process in list(getattr(pool, "_processes", {}).values()):
+        for process in started:
             process.terminate()
+        for process in started:
+            process.join(5)
+            if process.is_alive():
+                process.kill()
+                process.join(5)
         raise
     else:
         pool.shutdown(wait=True)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.build import BuildFailed, build_database, remove_stale_temp_files
+from kb.build import BuildFailed, BuildInterrupted, build_database, remove_stale_temp_files
 
 ROOT = Path(__file__).resolve().parent.parent
 NEWEST = ["MagicCompRules_20260227.txt", "MagicCompRules_20260417.txt"]
@@ -264,3 +264,24 @@ def test_a_running_builds_temporary_file_is_not_removed(tmp_path):
     finally:
         os.close(fd)
     assert remove_stale_temp_files(tmp_path / "kb.db") == [held] and not held.exists()
+
+
+@pytest.mark.parametrize("forgotten", [False, True])
+def test_a_failed_pool_stops_every_worker_and_keeps_the_error(forgotten):
+    """A signal landing inside ``submit()`` can leave a started worker out of the pool's own record;
+    it must still be stopped (else it is joined at exit and the build never ends), and the
+    interruption, not a cleanup error, is what propagates."""
+    import multiprocessing
+
+    from kb.build import worker_pool
+
+    with pytest.raises(BuildInterrupted, match="by test"):
+        with worker_pool(2) as pool:
+            pool.submit(time.sleep, 30)
+            workers = list(pool._processes.values())
+            assert len(workers) == 2
+            if forgotten:
+                pool._processes.pop(workers[-1].pid)
+            raise BuildInterrupted("interrupted by test")
+    assert not [w for w in workers if w.is_alive()]
+    assert not multiprocessing.active_children()
