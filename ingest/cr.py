@@ -510,6 +510,15 @@ def parse_cr_text(text: str, source: str, expected_release: str | None = None) -
             source, last + 1, "error", "truncated",
             f"the file stops before its end ({missing}; its last line is {lines[last].strip()[:60]!r}): "
             "a truncated release is not loaded", release, "en")
+    else:
+        again = next((i for i in range(parts.credits[0], len(lines))
+                      if lines[i].startswith("100.1") and _FIRST_RULE.match(lines[i])), None)
+        if again is not None:
+            # A second copy appended (a download resumed twice): the first copy is whole, so load it.
+            yield IngestProblem(
+                source, again + 1, "warning", "repeated-text",
+                f"the rules start again after the Credits (line {again + 1}: a second copy appended?); "
+                "only the first copy is read", release, "en")
     r0, r1 = parts.rules
     yield from iter_rule_items(lines[r0:r1], r0 + 1, release, "en", source, wrapped)
     if parts.glossary:

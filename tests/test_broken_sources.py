@@ -154,3 +154,19 @@ def test_an_html_page_saved_as_txt_is_not_a_cr(tmp_path, kind, parser, relative,
     path.write_text("<!DOCTYPE html><html><head><title>Rules</title></head><body><p>x</p></body></html>\n")
     records = _parse(parser, path, relative)
     assert [(p.severity, p.code, p.source, p.line) for p in records] == [("error", "not-a-cr", relative, 1)]
+
+
+def test_an_english_cr_appended_twice_reads_the_first_copy_and_says_so(corpus, tmp_path):
+    """A download resumed twice leaves two whole copies: the rules are the first copy's, with a warning
+    at the line where the second starts (not silently, and not as an error: nothing is missing)."""
+    relative = "cr/en/MagicCompRules_20260116.txt"
+    text = (corpus / relative).read_text(encoding="utf-8-sig")
+    once = [r for r in parse_cr(corpus / relative, relative) if not isinstance(r, IngestProblem)]
+    path = tmp_path / "MagicCompRules_20260116.txt"
+    path.write_text(text + "\n" + text, encoding="utf-8")
+    records = list(parse_cr(path, relative))
+    repeated = [r for r in records if isinstance(r, IngestProblem) and r.code == "repeated-text"]
+    second = len(text.split("\n")) + text.split("\n").index(
+        next(line for line in text.split("\n") if line.startswith("100.1.")))
+    assert [(p.severity, p.source, p.line) for p in repeated] == [("warning", relative, second + 1)]
+    assert [r for r in records if not isinstance(r, IngestProblem)] == once
