@@ -69,3 +69,31 @@ def test_a_build_from_the_cache_equals_a_build_without_it(corpus, tmp_path):
     # Another code version or corpus has another key.
     assert build_reuse.key(store, "other code", root, False, inputs) != key
     assert build_reuse.key(store, code, tmp_path, False, inputs) != key
+
+
+def test_the_ruling_links_key_follows_what_the_linker_reads():
+    """The step's cache key digests the newest releases' rules (both languages) and the lineage
+    numbers: an edit there misses the cache, an edit to an older release's text does not."""
+    from kb.load.ruling_links_cache import READS, tables_digest
+
+    conn = sqlite3.connect(":memory:")
+    conn.executescript("""
+        create table releases (release, lang, effective_date, completeness);
+        create table rules (release, lang, number, text);
+        create table rule_lineage (lineage_id, lang, release, number, similarity);
+        insert into releases values ('20250101', 'en', '2025-01-01', 'whole'), ('20260101', 'en', '2026-01-01', 'whole'),
+                                    ('20260101', 'ja', '2026-01-01', 'whole');
+        insert into rules values ('20250101', 'en', '702.2a', 'old'), ('20260101', 'en', '702.2a', 'new'),
+                                 ('20260101', 'ja', '702.2a', '新');
+        insert into rule_lineage values (1, 'en', '20250101', '702.2a', 1.0), (1, 'en', '20260101', '702.2a', 1.0);
+    """)
+    before = tables_digest(conn, READS)
+    conn.execute("update rules set text = 'older' where release = '20250101'")
+    conn.execute("update rule_lineage set similarity = 0.5")
+    assert tables_digest(conn, READS) == before
+    for edit in ("update rules set text = 'newer' where release = '20260101' and lang = 'en'",
+                 "update rules set text = '新しい' where lang = 'ja'",
+                 "update rule_lineage set number = '702.3a' where release = '20250101'"):
+        conn.execute(edit)
+        assert tables_digest(conn, READS) != before, edit
+        before = tables_digest(conn, READS)
