@@ -426,6 +426,8 @@ class RuleBook:
         self.newest = self.releases[-1]
         self.has_lineage = "rule_lineage" in db.table_names()
         self._rules: dict[tuple[str, str], dict[str, tuple]] = {}
+        self._titled: dict[str, dict[str, list[str]]] = {}
+        self._resolved: dict[str, str | None] = {}
         self.keyword_keys: set[str] = set()
         self.names = self._names()
 
@@ -475,8 +477,13 @@ class RuleBook:
 
     def number_titled(self, release: str, key: str) -> str | None:
         """The numbered rule (or rule) titled ``key`` (a :func:`title_key`) in ``release``."""
-        found = [n for n, row in self.rules(release).items()
-                 if row[2] and row[0] in ("numbered", "rule") and title_key(row[2]) == key]
+        titled = self._titled.get(release)
+        if titled is None:  # indexed once per release: this is asked for every titled citation
+            titled = self._titled[release] = {}
+            for n, row in self.rules(release).items():
+                if row[2] and row[0] in ("numbered", "rule"):
+                    titled.setdefault(title_key(row[2]), []).append(n)
+        found = titled.get(key, [])
         numbered = [n for n in found if rule_kind(n) == "numbered"]
         pick = numbered or found
         return pick[0] if len(pick) == 1 else None
@@ -537,6 +544,12 @@ class RuleBook:
 
     def resolve_name(self, name: str) -> str | None:
         """The English title key a name stands for (``発見`` and ``発見を行う`` → ``discover``), or None."""
+        if name in self._resolved:  # every suffix of the text before each citation is tried
+            return self._resolved[name]
+        found = self._resolved[name] = self._resolve_name(name)
+        return found
+
+    def _resolve_name(self, name: str) -> str | None:
         key = name_key(name)
         if not key:
             return None
