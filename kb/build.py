@@ -188,15 +188,16 @@ def useful_processes(seconds: float, *, env: str | None = None, startup: float =
     return usable if saved > startup * usable + 0.5 else 1
 
 
-def insert_rows(db: sqlite_utils.Database, table: str, columns: list[str], rows) -> None:
+def insert_rows(db: sqlite_utils.Database, table: str, columns: list[str], rows, *, ignore: bool = False) -> None:
     """Insert ``rows`` (tuples in the order of ``columns``) in one ``executemany`` and commit.
 
     The tables are created with sqlite-utils (:mod:`kb.schema` and each step's
     own); for the hundreds of thousands of rows of known shape the CR and the
     history have, a plain ``executemany`` of tuples is three times as fast as
-    ``insert_all``, which checks and converts every row.
+    ``insert_all``, which checks and converts every row. ``ignore``: rows whose key is
+    already there are skipped (``insert or ignore``).
     """
-    sql = f"insert into [{table}] ({', '.join(f'[{c}]' for c in columns)}) values ({', '.join('?' for _ in columns)})"
+    sql = f"insert {'or ignore ' if ignore else ''}into [{table}] ({', '.join(f'[{c}]' for c in columns)}) values ({', '.join('?' for _ in columns)})"
     with db.conn:
         db.conn.executemany(sql, rows)
 

@@ -37,14 +37,14 @@ build (or, with ``--keep-going``, is a problem).
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections import defaultdict
 from typing import Any
 
 from ingest.records import IngestProblem, SourceError
 
-from ..build import BuildContext
+from ..build import BuildContext, insert_rows
+from ..history import word_similarity
 
 CHECK_TABLES: dict[str, dict] = {
     "checks": dict(
@@ -121,6 +121,8 @@ class _Releases:
         self.numbers: dict[tuple[str, str], set[str]] = _ReleaseNumbers(db)
         self.texts: dict[tuple[str, str, str], str] = {}
         self._similar: dict[tuple[str, str], float] = {}
+        self._similar_by_number: dict[tuple[str, str, str], float | None] = {}
+        self._resolved: dict[tuple[tuple[str, str], str, str], str | None] = {}
         self.titled: dict[tuple[str, str], dict[str, list[tuple[str, str]]]] = defaultdict(lambda: defaultdict(list))
         self.sections: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
         self._keys = sorted({(r[0], r[1]) for r in db.execute("select distinct release, lang from rules")})
@@ -152,13 +154,19 @@ class _Releases:
         """How alike an English rule's text is to the newest release's text of the rule it links to."""
         if key[1] != "en" or self.newest is None:
             return None
-        a = self._text(key[0], number)
+        asked = (key[0], number, newest_number)
+        if asked not in self._similar_by_number:
+            self._similar_by_number[asked] = self._similarity(key[0], number, newest_number)
+        return self._similar_by_number[asked]
+
+    def _similarity(self, release: str, number: str, newest_number: str) -> float | None:
+        a = self._text(release, number)
         b = self._text(self.newest, newest_number)
         if a == b:
             return 1.0 if a else None
         pair = (a, b)
         if pair not in self._similar:
-            self._similar[pair] = round(difflib.SequenceMatcher(None, a, b).ratio(), 2)
+            self._similar[pair] = round(word_similarity(a, b), 2)  # the rule history's measure
         return self._similar[pair]
 
     def keys(self) -> list[tuple[str, str]]:
@@ -177,6 +185,12 @@ class _Releases:
 
     def resolve(self, key: tuple[str, str], title: str, newest_number: str) -> str | None:
         """``newest_number`` (a number under ``title`` in the newest release) as numbered in release ``key``."""
+        asked = (key, title, newest_number)
+        if asked not in self._resolved:  # scenarios of a keyword cite the same rules, in every release
+            self._resolved[asked] = self._resolve(key, title, newest_number)
+        return self._resolved[asked]
+
+    def _resolve(self, key: tuple[str, str], title: str, newest_number: str) -> str | None:
         newest_key = (self.newest or "", "en")
         base = self.title_number(newest_key, title, prefer=_base(newest_number))
         if base is None or not newest_number.startswith(base):
@@ -342,9 +356,12 @@ def load_checks(ctx: BuildContext) -> None:
     for row in check_rows:
         row["scenarios"], row["passed"] = counts[row["keyword"]]
     db["checks"].insert_all(check_rows)
-    db["check_rules"].insert_all(check_rule_rows, batch_size=2000, ignore=True)
+    # 140,000 rows of one known shape: a plain executemany, not insert_all's per-value checks (4 s).
+    for table, rows in (("check_rules", check_rule_rows), ("scenario_rules", rule_rows)):
+        if rows:
+            columns = list(rows[0])
+            insert_rows(db, table, columns, ([row[c] for c in columns] for row in rows), ignore=True)
     db["scenarios"].insert_all(scenario_rows, batch_size=200)
-    db["scenario_rules"].insert_all(rule_rows, batch_size=2000, ignore=True)
     db["scenario_cards"].insert_all(card_rows, batch_size=1000, ignore=True)
     _link_examples(db, scenarios, releases)
     _link_cards(db)
