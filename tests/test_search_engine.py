@@ -59,6 +59,16 @@ def test_typos_are_corrected_against_the_rules_words(conn):
     assert numbers(answer(conn, "ﾄﾗﾝﾌﾟﾙ", dense=False))[0] == "702.19"  # half-width katakana: NFKC
 
 
+def test_a_keyword_name_misspelt_as_the_stemmer_reads_it_is_corrected(conn):
+    # The stemmer reads "indestructable" as "indestructible", so the word was "known" and never
+    # corrected, and the name was never matched: beside "creature", Banding came first.
+    result = answer(conn, "indestructable creature", dense=False)
+    assert result.plan.corrections == {"indestructable": "indestructible"}
+    assert numbers(result)[0] == "702.12"
+    # A name near in spelling but another word to the stemmer is left alone.
+    assert "flashing" not in answer(conn, "flashing a creature", dense=False).plan.corrections
+
+
 def test_real_words_are_not_corrected(conn):
     assert answer(conn, "blocking creatures", dense=False).plan.corrections == {}
 

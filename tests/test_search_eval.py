@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EVAL = ROOT / "tests" / "data" / "search_eval.toml"
 sys.path.insert(0, str(ROOT / "bench"))
 
-from search_quality import PLAYERS, is_frozen, load_cases  # noqa: E402
+from search_quality import PLAYERS, PLAYERS2, is_frozen, load_cases  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -68,14 +68,37 @@ def test_the_players_set_is_real_questions_split_in_halves(data, players):
     assert not first & {q["q"] for q in queries}, "a question of the first set"
 
 
-def test_every_expected_rule_is_in_both_languages(data, players, kb_db):
+@pytest.fixture(scope="module")
+def players2():
+    with open(PLAYERS2, "rb") as f:
+        return tomllib.load(f)
+
+
+def test_the_second_players_set_is_new_real_questions_split_in_halves(data, players, players2):
+    """Round 5's held-out set: at least 40 questions players asked (20 English, 18 Japanese),
+    each with its source's address, none already in the other two sets; half of each language
+    frozen by the part each names."""
+    queries = players2["query"]
+    langs = Counter(q["lang"] for q in queries)
+    assert len(queries) >= 40 and langs["en"] >= 20 and langs["ja"] >= 18
+    assert all(q["source"] in players2["sources"] and "http" in players2["sources"][q["source"]] for q in queries)
+    assert {q["category"] for q in queries} <= {"question", "slang", "card"}
+    for lang in ("en", "ja"):
+        parts = Counter(q["part"] for q in queries if q["lang"] == lang)
+        assert abs(parts["tuning"] - parts["frozen"]) <= 1 and set(parts) == {"tuning", "frozen"}, (lang, parts)
+    assert sum(c["frozen"] for c in load_cases(PLAYERS2, None)) == sum(q["part"] == "frozen" for q in queries)
+    seen = {q["q"] for q in data["query"] + players["query"]}
+    assert not seen & {q["q"] for q in queries}, "a question of another set"
+
+
+def test_every_expected_rule_is_in_both_languages(data, players, players2, kb_db):
     """Expected numbers are those of the newest English release; each must exist there and have
     a Japanese counterpart in the newest Japanese release through the rule lineage (the monarch is
     725 in English 20260925 and 724 in Japanese 20260116: one rule, one answer)."""
     newest = dict(kb_db.execute("select lang, max(release) from releases where completeness = 'whole'"
                                 " group by lang").fetchall())
     problems = []
-    for q in data["query"] + players["query"]:
+    for q in data["query"] + players["query"] + players2["query"]:
         for number in q["expect"]:
             row = kb_db.execute(
                 "select b.number from rule_lineage a join rule_lineage b on b.lineage_id = a.lineage_id"

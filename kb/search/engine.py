@@ -476,8 +476,20 @@ def _correct_plan(plan: QueryPlan, vocabulary: Vocabulary, conn) -> None:
     from .query import Term
 
     terms = []
+    names = None
     for t in plan.terms:
         if t.origin != "word" or t.lang is None or vocabulary.knows(t.phrase, t.lang, conn):
+            if t.origin == "word" and t.lang == "en" and t.phrase not in vocabulary.docs:
+                # Known only through the stemmer: a misspelt keyword name ("indestructable").
+                if names is None:
+                    from .fts import KeywordNames
+
+                    names = [k[0] for k in KeywordNames.from_db(conn).by_english if len(k) == 1]
+                name = vocabulary.nearest_name(t.phrase, names)
+                if name and _same_stem(conn, t.phrase, name):
+                    plan.corrections[t.phrase] = name
+                    terms.append(Term(name, t.lang, "correction", t.phrase))
+                    continue
             terms.append(t)
             continue
         better = vocabulary.correct(t.phrase, t.lang)
@@ -488,6 +500,19 @@ def _correct_plan(plan: QueryPlan, vocabulary: Vocabulary, conn) -> None:
             plan.unknown.append(t.phrase)
             terms.append(t)
     plan.terms = list(dict.fromkeys(terms))
+
+
+def _same_stem(conn, word: str, other: str) -> bool:
+    """The stemmed index reads ``word`` and ``other`` as one word (no row has one without the
+    other): "indestructable" is "indestructible" misspelt, "flashing" is not "flanking"."""
+    for a, b in ((word, other), (other, word)):
+        try:
+            if conn.execute("select 1 from search_current_fts where search_current_fts match ? limit 1",
+                            [f'"{a}" NOT "{b}"']).fetchone():
+                return False
+        except Exception:  # noqa: BLE001 - no stemmed index: not the same
+            return False
+    return True
 
 
 @dataclass

@@ -64,6 +64,28 @@ class Vocabulary:
                 return False
         return False
 
+    def nearest_name(self, word: str, names) -> str | None:
+        """The keyword name ``word`` misspells when the stemmer hides it: "indestructable" stems
+        as "indestructible" does, so the index knows it, but a name is matched as typed; None
+        when no one-word name is within the edit limit of :meth:`correct`, or ``word`` is a
+        word of the rules as typed.
+
+        >>> Vocabulary([("indestructible", 9)]).nearest_name("indestructable", ["indestructible", "flash"])
+        'indestructible'
+        >>> Vocabulary([("flashed", 2)]).nearest_name("flashed", ["flash"]) is None
+        True
+        """
+        from rapidfuzz import process
+        from rapidfuzz.distance import DamerauLevenshtein
+
+        if len(word) < 6 or word in self.docs or not _LATIN.match(word):
+            return None
+        limit = 1 if len(word) < 8 else 2
+        found = process.extract(word, list(names), scorer=DamerauLevenshtein.distance, score_cutoff=limit, limit=5)
+        best = min((d for _, d, _ in found), default=None)
+        nearest = sorted(c for c, d, _ in found if d == best)
+        return nearest[0] if len(nearest) == 1 and nearest[0] != word else None
+
     def correct(self, word: str, lang: str) -> str | None:
         """The word of the vocabulary ``word`` most likely stands for, or None."""
         from rapidfuzz import process
