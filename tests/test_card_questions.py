@@ -45,7 +45,9 @@ def test_the_set_is_players_questions_with_their_sources_split_in_halves():
     assert {r["lang"] for r in rows} == {"en", "ja"}
     assert all(r["source"].startswith("http") and r["cards"] and r["expect"] for r in rows)
     frozen = sum(r["part"] == "frozen" for r in rows)
-    assert {r["part"] for r in rows} == {"tuning", "frozen"} and abs(2 * frozen - len(rows)) <= 1
+    # The first 52 were split in halves by a seed; a later question gets its part by the sha256 rule
+    # alone (tests/data/card_questions.toml), so the halves may drift apart a little.
+    assert {r["part"] for r in rows} == {"tuning", "frozen"} and abs(2 * frozen - len(rows)) <= max(1, len(rows) // 10)
     assert len({r["q"] for r in rows}) == len(rows)
     with open(ROOT / "tests" / "data" / "search_eval.toml", "rb") as f:
         assert not {r["q"] for r in rows} & {c["q"] for c in tomllib.load(f)["query"]}
