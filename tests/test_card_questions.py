@@ -21,8 +21,8 @@ from kb.search.engine import answer  # noqa: E402
 from kb.sqlite import sqlite3  # noqa: E402
 
 QUESTIONS = ROOT / "tests" / "data" / "card_questions.toml"
-# Floors a little under what the lexical search measures over all 52 (README "Questions that name
-# cards"): 53.8 % with card recognition, 25.0 % without, in the same run.
+# Floors a little under what the lexical search measures over all 61 (README "Questions that name
+# cards"): 54.1 % with card recognition, 21.3 % without, in the same run (round 5).
 WITH_CARDS_FLOOR = 0.45
 GAIN_FLOOR = 0.20
 
@@ -45,7 +45,9 @@ def test_the_set_is_players_questions_with_their_sources_split_in_halves():
     assert {r["lang"] for r in rows} == {"en", "ja"}
     assert all(r["source"].startswith("http") and r["cards"] and r["expect"] for r in rows)
     frozen = sum(r["part"] == "frozen" for r in rows)
-    assert {r["part"] for r in rows} == {"tuning", "frozen"} and abs(2 * frozen - len(rows)) <= 1
+    # The first 52 were split in halves by a seed; a later question gets its part by the sha256 rule
+    # alone (tests/data/card_questions.toml), so the halves may drift apart a little.
+    assert {r["part"] for r in rows} == {"tuning", "frozen"} and abs(2 * frozen - len(rows)) <= max(1, len(rows) // 10)
     assert len({r["q"] for r in rows}) == len(rows)
     with open(ROOT / "tests" / "data" / "search_eval.toml", "rb") as f:
         assert not {r["q"] for r in rows} & {c["q"] for c in tomllib.load(f)["query"]}

@@ -77,6 +77,17 @@ def fold_word(word: str) -> str:
     return text.replace("'", "").replace("’", "")
 
 
+def plural_of(word: str) -> tuple[str, ...]:
+    """The singulars a plural word may stand for ("enforcers" → enforcer; "witches" → witche, witch).
+
+    >>> plural_of("enforcers"), plural_of("witches"), plural_of("glass")
+    (('enforcer',), ('witche', 'witch'), ())
+    """
+    if len(word) < 4 or not word.endswith("s") or word.endswith("ss"):
+        return ()
+    return (word[:-1], word[:-2]) if word.endswith("es") else (word[:-1],)
+
+
 @functools.lru_cache(maxsize=131072)
 def name_words(name: str) -> tuple[str, ...]:
     """The folded words of a name ("Urborg, Tomb of Yawgmoth" → urborg tomb of yawgmoth)."""
@@ -307,10 +318,16 @@ class CardNames:
                 i += 1
                 continue
             hit = None
-            for n in sorted(self.lengths.get(words[i], ()), reverse=True):
+            lengths = sorted(self.lengths.get(words[i], ()), reverse=True)
+            if 1 not in lengths and any(s in self.lengths for s in plural_of(words[i])):
+                lengths.append(1)  # "two Tarmogoyfs": a one-word name in the plural
+            for n in lengths:
                 key = tuple(words[i:i + n])
-                if len(key) == n and key in self.latin and not any(used[i:i + n]) \
-                        and self._counts(key, tokens[i:i + n], 0 if i in starts else i, capitals_say):
+                if len(key) != n or any(used[i:i + n]):
+                    continue
+                if key not in self.latin:  # "four Myr Enforcers": the name's last word in the plural
+                    key = next((k for k in (key[:-1] + (s,) for s in plural_of(key[-1])) if k in self.latin), key)
+                if key in self.latin and self._counts(key, tokens[i:i + n], 0 if i in starts else i, capitals_say):
                     hit = (key, n)
                     break
             if hit:
