@@ -2,7 +2,7 @@
 
 A static ability whose effect applies "as long as" a condition is true generates its continuous effect only while
 the condition holds, and the condition is checked continually, not locked in when the permanent entered
-(Static Abilities — CR 604.1; Continuous Effects — CR 611.3a): Kird Ape is a 2/3 while you control a Forest and a
+(Handling Static Abilities — CR 604.1; Continuous Effects — CR 611.3a): Kird Ape is a 2/3 while you control a Forest and a
 1/1 the moment you don't.
 
 The conditions read here, as Oracle text words them:

@@ -256,8 +256,8 @@ def _last_known_numbers(state: GameState, card: int) -> dict[str, int]:
 
 
 def exile_graveyards(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
-    """"Exile all graveyards." (Rest in Peace), "Exile each opponent's graveyard.": every card in them (Exile — CR
-    701.13a)."""
+    """"Exile all graveyards." (Rest in Peace), "Exile each opponent's graveyard.": every card in them
+    (Exile — CR 701.13a)."""
     from ..actions.exile import exile as exile_card
     words = text(node)
     if "all graveyards" in words:

@@ -149,7 +149,7 @@ def _static_effects(state: GameState) -> list[tuple[int, Card, Any, tuple[str, .
             who, keywords, pt = static_grants(ability)
             condition = static_condition(ability)
             # "~ gets +1/+2 as long as you control a Forest": the effect exists only while the condition holds, and
-            # is checked at every moment (Static Abilities — CR 604.1; Continuous Effects — CR 611.3a).
+            # is checked at every moment (Handling Static Abilities — CR 604.1; Continuous Effects — CR 611.3a).
             if condition is not None:
                 from .conditions import static_condition_holds
                 if not static_condition_holds(state, source.id, condition):

@@ -241,9 +241,9 @@ def graveyard_replacement(state: GameState, card: int, to: Zone) -> tuple[Zone, 
 def exile_replacement(state: GameState, card: int, to: Zone) -> tuple[Zone, Callable[[], None]] | None:
     """"If a card or token would be put into a graveyard from anywhere, exile it instead." (Rest in Peace), "If a card
     would be put into an opponent's graveyard from anywhere, exile it instead." (Leyline of the Void): a static
-    ability of a permanent on the battlefield that sends the card to exile instead, from any zone (Replacement
-    Effects — CR 614.1a; it applies while the permanent is on the battlefield, 614.6). "A card" isn't a token: a
-    token put into the graveyard is there first, then ceases to exist (Tokens — CR 111.7, 111.8)."""
+    ability of a permanent on the battlefield that sends the card to exile instead, from any zone
+    (Replacement Effects — CR 614.1a). "A card" isn't a token: a
+    token put into the graveyard is there first, then ceases to exist (Tokens — CR 111.7)."""
     if to.kind is not ZoneKind.GRAVEYARD:
         return None
     c = state.cards[card]
