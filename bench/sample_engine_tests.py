@@ -96,7 +96,7 @@ def main() -> None:
     skip: set[str] = set()
     if args.skip:
         data = tomllib.loads(args.skip.read_text(encoding="utf-8"))
-        skip = {row["file"] for key in ("sample", "held_out") for row in data.get(key, [])}
+        skip = {row["file"] for key in ("sample", "held_out", "held_out_r5") for row in data.get(key, [])}
     corpus_names = set(_read_corpus_cards(default_corpus())[0])
     rng = random.Random(args.seed)
     order = files[:]

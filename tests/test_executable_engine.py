@@ -220,3 +220,37 @@ def test_earthbend_has_its_implied_target_land_you_control(pool):
     run_body(state, ctx, ability.tree.children[0], first_legal)
     forest = characteristics(state, ids["Forest"][0])
     assert "Creature" in forest.types and (forest.power, forest.toughness) == (2, 2) and "Haste" in forest.keywords
+
+
+def test_an_as_long_as_condition_is_judged_at_every_moment(pool):
+    """Kird Ape is 1/1 without a Forest and 2/3 once one is there, and 1/1 again when it leaves (611.3a)."""
+    state, ids = game(pool, battlefield=["Kird Ape"])
+    ape = ids["Kird Ape"][0]
+    assert (characteristics(state, ape).power, characteristics(state, ape).toughness) == (1, 1)
+    forest = state.add_card(pool.find("Forest"), "you", ZoneKind.BATTLEFIELD)
+    assert (characteristics(state, ape).power, characteristics(state, ape).toughness) == (2, 3)
+    state.move(forest, state.player("you").graveyard)
+    assert (characteristics(state, ape).power, characteristics(state, ape).toughness) == (1, 1)
+
+
+def test_an_opponents_forest_doesnt_count_for_you_control(pool):
+    state, ids = game(pool, battlefield=["Kird Ape"], opponent_battlefield=["Forest"])
+    assert characteristics(state, ids["Kird Ape"][0]).power == 1
+
+
+def test_a_condition_the_engine_cant_judge_says_so(pool):
+    """Heliod's devotion condition isn't read: asking its characteristics stops with what is missing, never a guess."""
+    from executable_rules.engine.conditions import static_condition_holds
+    state, ids = game(pool, battlefield=["Grizzly Bears"])
+    with pytest.raises(Unimplemented, match="devotion"):
+        static_condition_holds(state, ids["Grizzly Bears"][0], "your devotion to white is less than five")
+
+
+def test_leyline_of_the_void_exiles_only_the_opponents_cards(pool):
+    """"If a card would be put into an opponent's graveyard": the Leyline's controller's own cards still go there."""
+    state, ids = game(pool, battlefield=["Leyline of the Void", "Grizzly Bears"], opponent_battlefield=["Memnite"])
+    state.move(ids["Memnite"][0], state.player("opponent").graveyard)
+    state.move(ids["Grizzly Bears"][0], state.player("you").graveyard)
+    assert state.names(state.exile) == ["Memnite"]
+    assert state.names(state.player("you").graveyard) == ["Grizzly Bears"]
+    assert state.names(state.player("opponent").graveyard) == []

@@ -229,8 +229,10 @@ def objects(state: GameState, ctx: Context, node: Any) -> list[int]:
         for index in (i for i, s in enumerate(ctx.specs) if s is node and i < len(ctx.targets)):
             target = ctx.targets[index]
             if isinstance(target, ObjectRef) and still_legal(state, ctx.controller, node, target, ctx.source):
-                # "Its controller" later in the text is this object's controller as it last existed.
+                # "Its controller" later in the text is this object's controller as it last existed, and "its
+                # power" its power then (Resolving Spells and Abilities — CR 608.2h).
                 ctx.memory["its controller"] = state.controller_of(target.card)
+                ctx.memory.setdefault("last known", {})[target.card] = _last_known_numbers(state, target.card)
                 chosen.append(target.card)
         return chosen
     if node.data == "each_object":
@@ -241,6 +243,32 @@ def objects(state: GameState, ctx: Context, node: Any) -> list[int]:
         attached = enchanted_or_last_known(state, ctx.source)
         return [attached] if isinstance(attached, int) else []
     raise Unimplemented(f"the object {text(node)!r}")
+
+
+def _last_known_numbers(state: GameState, card: int) -> dict[str, int]:
+    """The power, toughness and mana value of a permanent now, kept for when it has left (608.2h)."""
+    numbers = {"mana value": state.cards[card].mana_value}
+    if state.zone_of(card) is state.battlefield:
+        from .layers import characteristics
+        ch = characteristics(state, card)
+        numbers.update({"power": max(0, ch.power or 0), "toughness": max(0, ch.toughness or 0)})
+    return numbers
+
+
+def exile_graveyards(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"Exile all graveyards." (Rest in Peace), "Exile each opponent's graveyard.": every card in them
+    (Exile — CR 701.13a)."""
+    from ..actions.exile import exile as exile_card
+    words = text(node)
+    if "all graveyards" in words:
+        whose = [p.name for p in state.players]
+    elif "each opponent's" in words:
+        whose = [p.name for p in state.players if p.name != ctx.controller]
+    else:
+        whose = [ctx.controller]
+    for name in whose:
+        for card in list(state.player(name).graveyard.cards):
+            exile_card(state, ctx.controller, card, detail=f"{ctx.name}: {words}")
 
 
 def recipients(state: GameState, ctx: Context, node: Node) -> list[Target]:
@@ -498,16 +526,37 @@ def put_counters(state: GameState, ctx: Context, node: Node, choose: Chooser) ->
               Citation("Zones", "400.7"))
 
 
+def _life_equal(state: GameState, ctx: Context, node: Node) -> int | None:
+    """"… life equal to its power" (Swords to Plowshares): the number of the object the text means, read from the
+    object as it last existed if it has left the battlefield (Resolving Spells and Abilities — CR 608.2h)."""
+    words = next((str(t) for t in node.children if isinstance(t, Token) and t.type == "LIFE_EQUAL"), None)
+    if words is None:
+        return None
+    quality = "mana value" if words.endswith("mana value") else words.rsplit(" ", 1)[1]
+    card = ctx.source if words.startswith("~") else ctx.it if ctx.it is not None else ctx.source
+    known = ctx.memory.get("last known", {}).get(card)
+    if known is not None and state.zone_of(card) is not state.battlefield:
+        return int(known.get(quality, 0))
+    if quality == "mana value":
+        return state.cards[card].mana_value
+    from .layers import characteristics
+    ch = characteristics(state, card)
+    value = ch.power if quality == "power" else ch.toughness
+    return max(0, value or 0)
+
+
 def gain_life(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     from ..instructions import gain_life as gain
-    amount = ctx.amount if "that much" in text(node) else _amount(node, ctx)
+    equal = _life_equal(state, ctx, node)
+    amount = equal if equal is not None else ctx.amount if "that much" in text(node) else _amount(node, ctx)
     for player in players(state, ctx, node):
         gain(state, player, amount)
 
 
 def lose_life(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     from ..instructions import lose_life as lose
-    amount = ctx.amount if "that much" in text(node) else _amount(node, ctx)
+    equal = _life_equal(state, ctx, node)
+    amount = equal if equal is not None else ctx.amount if "that much" in text(node) else _amount(node, ctx)
     for player in players(state, ctx, node):
         lose(state, player, amount)
 
@@ -1456,6 +1505,7 @@ def for_each(state: GameState, ctx: Context, node: Node, choose: Chooser) -> Non
 
 
 HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
+    "exile_graveyards": exile_graveyards,
     "deal_damage": deal_damage, "put_counters": put_counters, "gain_life": gain_life, "lose_life": lose_life,
     "draw": draw, "destroy": destroy, "exile": exile, "bounce": bounce, "pump": pump, "gain_keyword": gain_keyword,
     "create_token": create_token, "search": search, "explore": explore, "discover": discover, "manifest": manifest,

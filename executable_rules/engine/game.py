@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..model import GameState
-from .replacement import die_replacement, graveyard_replacement
+from .replacement import die_replacement, exile_replacement, graveyard_replacement
 from .triggers import watch
 
 
@@ -31,6 +31,7 @@ def new_game(players: Sequence[str], *, seed: int = 0, active: str | None = None
     state.watchers.append(return_when_source_leaves)          # "exile … until ~ leaves the battlefield" (610.3)
     state.move_replacements.append(graveyard_replacement)
     state.move_replacements.append(die_replacement)           # "If ~ would die, put ~ on top of its owner's library"
+    state.move_replacements.append(exile_replacement)         # "If a card … would be put into a graveyard, exile it instead"
     from ..actions.flashback import flashback_replacement
     state.move_replacements.append(flashback_replacement)     # Flashback — CR 702.34a: exiled as it leaves the stack
     from ..actions.aftermath import aftermath_replacement

@@ -101,8 +101,16 @@ def static_grants(ability: Ability) -> tuple[Any, tuple[str, ...], str]:
     pt = next((str(c) for c in inner.children if isinstance(c, Token) and c.type == "PT"), "")
     keywords = tuple(canonical_keyword(str(k.children[0])) or str(k.children[0])
                      for k in inner.find_data("keyword"))
-    conditional = any(isinstance(c, Token) and c.type == "CONDITION" for c in inner.children)
-    return (None if conditional else who), keywords, pt
+    return who, keywords, pt
+
+
+def static_condition(ability: Ability) -> str | None:
+    """The "as long as …" condition of an anthem or grant static ability, if it has one."""
+    node = ability.tree
+    inner = node.children[0] if node is not None and node.children else None
+    if not isinstance(inner, Tree):
+        return None
+    return next((str(c).strip() for c in inner.children if isinstance(c, Token) and c.type == "CONDITION"), None)
 
 
 def read_pt(pt: str) -> tuple[int, int]:
@@ -139,6 +147,13 @@ def _static_effects(state: GameState) -> list[tuple[int, Card, Any, tuple[str, .
             if ability.kind != "static" or ability.static not in ("anthem", "grant") or ability.tree is None:
                 continue
             who, keywords, pt = static_grants(ability)
+            condition = static_condition(ability)
+            # "~ gets +1/+2 as long as you control a Forest": the effect exists only while the condition holds, and
+            # is checked at every moment (Handling Static Abilities — CR 604.1; Continuous Effects — CR 611.3a).
+            if condition is not None:
+                from .conditions import static_condition_holds
+                if not static_condition_holds(state, source.id, condition):
+                    continue
             found.append((source.timestamp, source, who, keywords, *read_pt(pt)))
     return found
 

@@ -184,6 +184,15 @@ def condition_holds(state: GameState, controller: str, condition: str, card: int
     if condition == "an opponent was dealt damage this turn":                        # War Elemental
         return any(e.kind is EventKind.DAMAGE and e.amount > 0 and e.destination in
                    [p.name for p in state.players if p.name != controller] for e in state.events[state.turn_started:])
+    if condition in ("a creature died this turn", "a creature you controlled died this turn"):    # morbid
+        # "Dies" means put into a graveyard from the battlefield (General — CR 700.4): a creature exiled instead
+        # (Leyline of the Void) didn't die.
+        mine = "you controlled" in condition
+        return any(e.kind is EventKind.MOVE and e.source == "battlefield" and e.cards
+                   and (e.destination or "").endswith("graveyard")
+                   and (known := state.last_known.get(e.cards[0])) is not None and "Creature" in known.types
+                   and (not mine or known.controller == controller)
+                   for e in state.events[state.turn_started:])
     if condition == "an opponent searched their library this turn":                 # Archive Trap
         return any(e.kind is EventKind.SEARCH and e.player is not None and e.player != controller
                    and e.source == state.player(e.player).library.label for e in state.events[state.turn_started:])
@@ -227,6 +236,39 @@ def graveyard_replacement(state: GameState, card: int, to: Zone) -> tuple[Zone, 
         shuffle(state, c.owner, keep_on_top=placed, at_once=bool(placed))
 
     return owner.library, reveal_and_shuffle
+
+
+def exile_replacement(state: GameState, card: int, to: Zone) -> tuple[Zone, Callable[[], None]] | None:
+    """"If a card or token would be put into a graveyard from anywhere, exile it instead." (Rest in Peace), "If a card
+    would be put into an opponent's graveyard from anywhere, exile it instead." (Leyline of the Void): a static
+    ability of a permanent on the battlefield that sends the card to exile instead, from any zone
+    (Replacement Effects — CR 614.1a). "A card" isn't a token: a
+    token put into the graveyard is there first, then ceases to exist (Tokens — CR 111.7)."""
+    if to.kind is not ZoneKind.GRAVEYARD:
+        return None
+    c = state.cards[card]
+    for source in state.permanents():
+        if source.face_down or source.phased_out:
+            continue
+        for ability in source.oracle.parsed.abilities:
+            if ability.static != "exile_instead" or ability.tree is None:
+                continue
+            words = ability.text
+            if c.is_token and "or token" not in words:
+                continue
+            if "an opponent's graveyard" in words and c.owner == source.controller:
+                continue
+            if "your graveyard" in words and c.owner != source.controller:
+                continue
+            origin = state.zone_of(card).label
+            name = c.display_name
+
+            def note(source_name: str = source.oracle.name, origin: str = origin, name: str = name) -> None:
+                state.emit(EventKind.EXILE, c.owner, (card,), names=(name,), source=origin, destination="exile",
+                           detail=f"it would be put into a graveyard: {source_name} exiles it instead",
+                           citation=Citation("Replacement Effects", "614.1a"))
+            return state.exile, note
+    return None
 
 
 def die_replacement(state: GameState, card: int, to: Zone) -> tuple[Zone, Callable[[], None]] | None:
