@@ -108,13 +108,14 @@ def test_an_empty_bullet_where_the_page_is_cut_is_a_warning_at_its_line(corpus, 
 
 
 def test_every_stored_wiki_ruling_is_linked(kb_db):
-    """Every wiki ruling of the corpus (keyword pages and others, every form) gets a rule, or at
-    worst a problem saying it has none; at least nine in ten are linked."""
+    """Every wiki ruling of the corpus (keyword pages and others, every form) gets a rule, or a
+    problem saying it has none; at least two in three are linked (a keyword page's ruling far
+    nearer another subrule than the keyword's definition gets no link rather than the definition)."""
     rows = kb_db.execute("select id, page_title, source, linked_rules from rulings where source like 'wiki/%'"
                          " or source like 'seeds/%'").fetchall()
     assert len(rows) >= 40
     unlinked = [r for r in rows if not r[3]]
-    assert len(unlinked) <= len(rows) // 10, unlinked
+    assert len(unlinked) <= len(rows) // 3, unlinked
     listed = {(s, l) for s, l in kb_db.execute(
         "select source, line from ingest_problems where code = 'ruling-not-linked'")}
     lines = dict(kb_db.execute("select id, line from rulings").fetchall())
