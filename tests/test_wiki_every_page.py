@@ -122,3 +122,11 @@ def test_every_stored_wiki_ruling_is_linked(kb_db):
     assert all((r[2], lines[r[0]]) in listed for r in unlinked)
     treasure = kb_db.execute("select linked_rules from rulings where page_title = '宝物'").fetchall()
     assert treasure == [('["111.10a"]',)]
+
+
+def test_every_page_with_rulings_has_linked_rulings(kb_db):
+    """Whatever a page's form and language, its rulings are linked: no page with rulings is left
+    with none linked (round 1 linked none on pages it had not met)."""
+    rows = kb_db.execute("select source, count(*), count(linked_rules) from rulings group by source").fetchall()
+    assert len(rows) >= 10 and any("/en/" in s for s, _, _ in rows) and any("diff" in s for s, _, _ in rows)
+    assert [s for s, n, linked in rows if not linked] == []
