@@ -1,8 +1,8 @@
 """The ruling linker on the built database: floors against the hand-labelled rulings, evidence, lineage, display.
 
 The floors are the quality measured when the linker was last tuned (bench/bench_ruling_links.py
-prints the figures: tune half precision 90.6 %, wiki linked 91.1 %, card linked 67.0 %, recall
-57.3 %; frozen half 71.1 %, 92.0 %, 45.8 %, 33.3 %), a few points under, each half its own, so
+prints the figures, round 5 on 259 labels: tune half precision 87.1 %, wiki linked 73.3 %, card
+linked 61.9 %, recall 46.2 %; frozen half 81.0 %, 56.0 %, 41.8 %, 27.8 %), a few points under, each half its own, so
 that a change making the links worse fails here. The linker puts precision before coverage (no
 link rather than a wrong one), and the issue's targets (precision 90 %, 90 % of wiki and 80 % of
 card rulings linked) are not reached by the lexical linker yet: ``test_issue_targets`` is an
@@ -23,8 +23,8 @@ from kb.ruling_links.evaluate import LABELS, evaluate, load_labels, stored_links
 
 HOWS = {"cited", "template", "keyword+similarity", "topic+similarity", "similarity"}
 FLOORS = {
-    "tune": {"precision": 0.86, "wiki linked": 0.86, "card linked": 0.60, "recall": 0.50},
-    "frozen": {"precision": 0.64, "wiki linked": 0.86, "card linked": 0.38, "recall": 0.26},
+    "tune": {"precision": 0.84, "wiki linked": 0.70, "card linked": 0.58, "recall": 0.43},
+    "frozen": {"precision": 0.76, "wiki linked": 0.52, "card linked": 0.38, "recall": 0.25},
 }
 
 
@@ -243,3 +243,21 @@ async def test_a_ruling_row_links_back_to_its_rules(ds, db_name, kb_db):
     number = json.loads(linked)[0]
     page = await ds.client.get(f"/{db_name}/rulings/{ruling_id}")
     assert page.status_code == 200 and f'/-/rules/{number}"' in page.text
+
+
+def test_a_keyword_page_ruling_nearer_another_subrule_does_not_get_the_definition(kb_db):
+    """探す's ruling about public and hidden zones is nearer 701.23b than the definition 701.23a
+    without 701.23b standing out: no link rather than the keyword's definition (round 4 linked
+    701.23a, wrong); a ruling the definition is as near as any subrule still gets it."""
+    from kb.japanese import search_form
+    from kb.ruling_links import linker as linker_module
+
+    index = RuleIndex(kb_db.conn, *_newest(kb_db))
+    linker = Linker(index)
+    text = "このルールが適用されるか否かは「その領域が公開領域か非公開領域か」で判断するのであって、「そのカードが公開されているどうか」で判断するのではない。"
+    decision = linker.link(Ruling(text, "ja", search_form(text), ("Search",)))
+    assert "701.23a" not in [link.number for link in decision.links]
+    assert linker_module.PAGE_DEFINITION_SHARE > 0
+    wiki = Ruling("Search: look at all the cards and find a card that matches the description.", "en", None,
+                  ("Search",))
+    assert [link.number for link in linker.link(wiki).links] == ["701.23a"]

@@ -108,16 +108,25 @@ def test_an_empty_bullet_where_the_page_is_cut_is_a_warning_at_its_line(corpus, 
 
 
 def test_every_stored_wiki_ruling_is_linked(kb_db):
-    """Every wiki ruling of the corpus (keyword pages and others, every form) gets a rule, or at
-    worst a problem saying it has none; at least nine in ten are linked."""
+    """Every wiki ruling of the corpus (keyword pages and others, every form) gets a rule, or a
+    problem saying it has none; at least two in three are linked (a keyword page's ruling far
+    nearer another subrule than the keyword's definition gets no link rather than the definition)."""
     rows = kb_db.execute("select id, page_title, source, linked_rules from rulings where source like 'wiki/%'"
                          " or source like 'seeds/%'").fetchall()
     assert len(rows) >= 40
     unlinked = [r for r in rows if not r[3]]
-    assert len(unlinked) <= len(rows) // 10, unlinked
+    assert len(unlinked) <= len(rows) // 3, unlinked
     listed = {(s, l) for s, l in kb_db.execute(
         "select source, line from ingest_problems where code = 'ruling-not-linked'")}
     lines = dict(kb_db.execute("select id, line from rulings").fetchall())
     assert all((r[2], lines[r[0]]) in listed for r in unlinked)
     treasure = kb_db.execute("select linked_rules from rulings where page_title = '宝物'").fetchall()
     assert treasure == [('["111.10a"]',)]
+
+
+def test_every_page_with_rulings_has_linked_rulings(kb_db):
+    """Whatever a page's form and language, its rulings are linked: no page with rulings is left
+    with none linked (round 1 linked none on pages it had not met)."""
+    rows = kb_db.execute("select source, count(*), count(linked_rules) from rulings group by source").fetchall()
+    assert len(rows) >= 10 and any("/en/" in s for s, _, _ in rows) and any("diff" in s for s, _, _ in rows)
+    assert [s for s, n, linked in rows if not linked] == []

@@ -56,6 +56,10 @@ TOPIC_MARGIN = 0.03  # ... and this far ahead of the topics' next rule
 TOPIC_BONUS = 0.25  # a topic link's score: its similarity plus this
 DEFINITION_UNLESS_TOPIC_CHOSEN = True  # ... when a general topic's rule was not chosen (else: when none is named)
 DEFINITION_MUST_LEAD = True  # a card ruling gets its keyword's definition only when that is its best subrule
+# a keyword page's ruling gets the keyword's definition only when the definition is about as similar
+# to it as the keyword's most similar subrule: a ruling far nearer another subrule (701.23b on 探す)
+# is about that subrule, and the definition would be a wrong link (precision before coverage)
+PAGE_DEFINITION_SHARE = 0.75
 TEMPLATE_SCORE = 0.9  # a link by a ruling template (kb.ruling_links.topics.TEMPLATES)
 TOPIC_OVER_KEYWORD = 1.5  # a topic's rule beats its keyword's clearly best subrule when this many times as similar
 MAX_LINKS = 3  # kept for callers; one link each by similarity (a second was more often wrong)
@@ -278,7 +282,8 @@ class Linker:
                     and any(k in self.mentioned_keywords(ruling) for k in context)):
                 d = max(first, key=lambda i: of_members.get(i, 0.0))
                 # a card's ruling: only when the definition is the keyword's most similar rule
-                leads = ruling.definition_fallback or not DEFINITION_MUST_LEAD or d == m1
+                leads = (not DEFINITION_MUST_LEAD or d == m1
+                         or ruling.definition_fallback and of_members.get(d, 0.0) >= PAGE_DEFINITION_SHARE * s1)
                 if leads and of_members.get(d, 0.0) >= DEFINITION_MIN:
                     chosen = (d, "keyword+similarity", of_members[d] + self.context_bonus, of_members[d])
             if outside:

@@ -162,6 +162,7 @@ class Template:
 
     rule: str  # its number in the newest release
     pattern: re.Pattern
+    unless: re.Pattern | None = None  # a wording that shows the ruling is about another rule
 
 
 # Each is the CR rule its wording restates; the first that matches is taken. Kept to wordings that
@@ -169,7 +170,10 @@ class Template:
 TEMPLATES: tuple[Template, ...] = (
     Template("608.2b", _re(r"\b(?:targets?|it) (?:is|are|has become|have become|becomes?) (?:an? )?illegal\b"
                            r"|\billegal targets? (?:by the time|when|as)\b|\bbecomes? an illegal target\b|\ball (?:of )?(?:its|the|those|their) targets"
-                           r" (?:are|become|have become) illegal\b")),
+                           r" (?:are|become|have become) illegal\b"),
+             # a copy's new targets (707.10c) and a bestowed Aura spell with an illegal target (702.103e)
+             # say "illegal" too, of another rule
+             _re(r"\bnew (?:legal )?targets?\b|\bchoose new ones\b|\bbestow")),
     Template("608.2c", _re(r"\bperform the actions stated on (?:a|the) card in sequence\b"
                            r"|\b(?:perform|follow)\w* (?:the |its |the spell's |the ability's )?instructions in"
                            r" (?:the )?order\b")),
@@ -237,8 +241,10 @@ def template_rule(text: str) -> str | None:
     '400.7'
     >>> template_rule("Flying creatures can block.") is None
     True
+    >>> template_rule("An Aura spell with bestow isn't countered if its target is illegal as it begins to resolve.") is None
+    True
     """
     for t in TEMPLATES:
-        if t.pattern.search(text):
+        if t.pattern.search(text) and not (t.unless and t.unless.search(text)):
             return t.rule
     return None
