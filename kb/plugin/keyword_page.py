@@ -41,8 +41,10 @@ from kb.database import RuleNotFound, UnknownRelease
 
 from . import links, resolution
 from .rule_page import (
+    HTML,
     LANGUAGES,
     BadParameter,
+    HtmlCache,
     PageCache,
     cached_read,
     error_response,
@@ -363,6 +365,10 @@ async def keyword_view(datasette, request):
     data = {**data, "name": name}  # kept once per keyword, whichever name asked first
     if as_json:
         return Response.json(data)
+    html_key = HtmlCache.key(db, request, "keyword")
+    html = HTML.get(html_key)
+    if html is not None:
+        return Response.html(html)
     key = ("keyword", normalize_name(name).casefold(), params.get("pair"))
     page = dict(data)
     page["rule"] = await page_context(datasette, request, db, data["rule"], params["show"], key=key)
@@ -385,6 +391,7 @@ async def keyword_view(datasette, request):
         for lang, entry in data["translations"].items()}
     page["languages"] = LANGUAGES
     html = await datasette.render_template("kb_keyword.html", page, request=request)
+    HTML.put(html_key, html)
     return Response.html(html)
 
 

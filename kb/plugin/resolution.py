@@ -668,6 +668,15 @@ async def scenario_view(datasette, request):
                             "Scenario")
     if as_json:
         return Response.json(data)
+    from .rule_page import HTML, HtmlCache
+
+    try:
+        html_key = HtmlCache.key(datasette.get_database(), request, "scenario", id(data))
+    except KeyError:
+        html_key = None
+    html = HTML.get(html_key)
+    if html is not None:
+        return Response.html(html)
     row_url = None
     translations: list[dict] = []
     try:
@@ -677,9 +686,11 @@ async def scenario_view(datasette, request):
         translations = await example_translations(db, data.get("source") or {})
     except KeyError:
         pass
-    return Response.html(await datasette.render_template(
+    html = await datasette.render_template(
         "kb_scenario.html", {"r": data, "tree_limit": MAX_OUTCOMES, "row_url": row_url,
-                             "translations": translations}, request=request))
+                             "translations": translations}, request=request)
+    HTML.put(html_key, html)
+    return Response.html(html)
 
 
 LANGUAGE_NAMES = {"ja": "日本語", "zh": "简体中文", "ko": "한국어"}

@@ -87,6 +87,50 @@ CACHE = PageCache()
 MISSES = PageCache(256)
 
 
+class HtmlCache:
+    """Rendered pages by address, for immutable databases and visitors without an account: LRU bounded
+    by the bytes it holds (rendering a large page, 140 kB of rule text and rulings, takes 10-20 ms)."""
+
+    def __init__(self, max_bytes: int = 64 * 2**20, max_item: int = 2 * 2**20):
+        self.max_bytes, self.max_item = max_bytes, max_item
+        self.items: OrderedDict[tuple, str] = OrderedDict()
+        self.bytes = 0
+        self.lock = threading.Lock()
+
+    @staticmethod
+    def key(db, request, *parts) -> tuple | None:
+        """The page's key, or None when it must be rendered for this request (a mutable database, a
+        signed-in actor, a message to show)."""
+        if db.is_mutable or getattr(request, "actor", None) is not None or "ds_messages" in request.cookies:
+            return None
+        return (db.path, request.path, request.query_string, *parts)
+
+    def get(self, key: tuple | None) -> str | None:
+        if key is None:
+            return None
+        with self.lock:
+            html = self.items.get(key)
+            if html is not None:
+                self.items.move_to_end(key)
+            return html
+
+    def put(self, key: tuple | None, html: str) -> None:
+        if key is None or len(html) > self.max_item:
+            return
+        with self.lock:
+            old = self.items.pop(key, None)
+            if old is not None:
+                self.bytes -= len(old)
+            self.items[key] = html
+            self.bytes += len(html)
+            while self.bytes > self.max_bytes and self.items:
+                _, dropped = self.items.popitem(last=False)
+                self.bytes -= len(dropped)
+
+
+HTML = HtmlCache()
+
+
 def _fresh_copy(error: Exception) -> Exception:
     """A new exception like ``error`` (its args and attributes), without calling its ``__init__``:
     ``CardNotFound(name, suggestions)`` cannot be made again from its message alone.
@@ -767,9 +811,13 @@ async def rule_view(datasette, request):
         return await error_response(datasette, request, as_json, 404, str(e), title=f"Rule {number}")
     if as_json:
         return Response.json(data)
-    page = await page_context(datasette, request, db, data, params["show"],
-                              key=("rule", number, params["release"], params.get("pair")))
-    html = await datasette.render_template("kb_rule.html", page, request=request)
+    html_key = HtmlCache.key(db, request, "rule")
+    html = HTML.get(html_key)
+    if html is None:
+        page = await page_context(datasette, request, db, data, params["show"],
+                                  key=("rule", number, params["release"], params.get("pair")))
+        html = await datasette.render_template("kb_rule.html", page, request=request)
+        HTML.put(html_key, html)
     return Response.html(html)
 
 
