@@ -235,8 +235,8 @@ def steps() -> list[Step]:
     # Imported here so that a step's import errors name the step.
     from . import schema
     from .step_cache import inputs_of
-    from .load import (cards, checks, cr, history, japanese, release_checks, ruling_links_cache, search_extra,
-                       search_index, translations, wiki)
+    from .load import (cards, checks, cr, history, japanese, page_tables, release_checks, ruling_links_cache,
+                       search_extra, search_index, translations, wiki)
 
     return [
         Step("schema", lambda ctx: schema.create_cr_tables(ctx.db), SELF),
@@ -260,6 +260,8 @@ def steps() -> list[Step]:
         # card keywords before ruling links: a card's keyword abilities narrow its rulings' candidates
         Step("card keywords", cards.link_card_keywords, RERUN),
         Step("ruling links", ruling_links_cache.load_ruling_links, release_checks.ruling_links_on_add),
+        # what the rule and keyword pages would otherwise work out on each first visit
+        Step("page tables", page_tables.load_page_tables, RERUN),
     ]
 
 

@@ -34,6 +34,7 @@ from . import (
     home,
     keyword_page,
     links,
+    prefetch,
     resolution,
     rule_page,
     search_page,
@@ -106,11 +107,14 @@ def startup(datasette):
         # half a second each) before the server accepts a request, or the first searches run
         # past their time limit; Kiwi's model (5 s) in the background, as only a query in
         # Hangul needs it. Then the card pool and scenarios (from the database), before the first run is asked for.
+        # The served file into the page cache (asynchronous reads in the kernel), first.
+        loop.run_in_executor(None, prefetch.read_ahead_immutables, datasette)
         await loop.run_in_executor(None, warm_segmenters, ("kb.japanese", "kb.chinese"))
         await loop.run_in_executor(None, warm_imports)
         loop.run_in_executor(None, warm_segmenters, ("kb.korean",))
         loop.run_in_executor(None, resolution.warm)
         loop.create_task(card_page.warm(datasette))  # the card names, before the first card page
+        loop.create_task(keyword_page.warm(datasette))  # the keywords' coverage, before the first keyword page
 
     return inner
 

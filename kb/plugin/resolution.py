@@ -107,6 +107,7 @@ def configure(datasette: Any) -> None:
         return
     _datasette = datasette
     _library = None
+    _RESOLVED.clear()
 
 
 def _has_tables(datasette: Any) -> bool:
@@ -155,8 +156,11 @@ def _row_lookup(path: str) -> Callable[[str], Any]:
                 tables = {r["name"] for r in conn.execute("select name from sqlite_master where type = 'table'")}
                 if "cards" not in tables:
                     return None
-                row = conn.execute("select * from cards where name_en = ? collate nocase or name_ja = ? limit 1",
-                                   [name, name]).fetchone()
+                # The exact name first, through the indexes; a case-insensitive match reads the whole table.
+                row = (conn.execute("select * from cards where name_en = ? limit 1", [name]).fetchone()
+                       or conn.execute("select * from cards where name_ja = ? limit 1", [name]).fetchone()
+                       or conn.execute("select * from cards where name_en = ? collate nocase limit 1",
+                                       [name]).fetchone())
                 if row is None:
                     return None
                 faces = []
@@ -570,6 +574,36 @@ def resolve_scenario(scenario_id: str) -> dict:
     }
 
 
+class _Kept:
+    """A small LRU of resolved scenarios: a scenario is data from the served (immutable) file and the
+    engine is deterministic, so its resolution is the same each time it is asked for within a process."""
+
+    def __init__(self, size: int):
+        from collections import OrderedDict
+
+        self.size, self.items, self.lock = size, OrderedDict(), threading.Lock()
+
+    def get(self, key):
+        with self.lock:
+            value = self.items.get(key)
+            if value is not None:
+                self.items.move_to_end(key)
+            return value
+
+    def put(self, key, value) -> None:
+        with self.lock:
+            self.items[key] = value
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+
+_RESOLVED = _Kept(128)
+
+
 async def _in_thread(fn: Callable[[], Any]) -> Any:
     loop = asyncio.get_running_loop()
     # The engine loading (a fresh server) is waited for outside the run's time limit.
@@ -624,12 +658,25 @@ async def scenario_view(datasette, request):
         hint = f"; did you mean {near[0]!r}?" if near else "; see /-/scenarios for the list"
         return await _error(datasette, request, as_json, 404, f"no scenario {scenario_id!r}{hint}", "Scenario")
     try:
-        data = await _in_thread(lambda: resolve_scenario(scenario_id))
+        data = _RESOLVED.get(scenario_id)
+        if data is None:
+            data = await _in_thread(lambda: resolve_scenario(scenario_id))
+            if len(data.get("outcomes") or ()) <= MAX_OUTCOMES:
+                _RESOLVED.put(scenario_id, data)
     except OverLimit as e:
         return await _error(datasette, request, as_json, 503 if isinstance(e, EngineLoading) else 422, str(e),
                             "Scenario")
     if as_json:
         return Response.json(data)
+    from .rule_page import HTML, HtmlCache
+
+    try:
+        html_key = HtmlCache.key(datasette.get_database(), request, "scenario", id(data))
+    except KeyError:
+        html_key = None
+    html = HTML.get(html_key)
+    if html is not None:
+        return Response.html(html)
     row_url = None
     translations: list[dict] = []
     try:
@@ -639,9 +686,11 @@ async def scenario_view(datasette, request):
         translations = await example_translations(db, data.get("source") or {})
     except KeyError:
         pass
-    return Response.html(await datasette.render_template(
+    html = await datasette.render_template(
         "kb_scenario.html", {"r": data, "tree_limit": MAX_OUTCOMES, "row_url": row_url,
-                             "translations": translations}, request=request))
+                             "translations": translations}, request=request)
+    HTML.put(html_key, html)
+    return Response.html(html)
 
 
 LANGUAGE_NAMES = {"ja": "日本語", "zh": "简体中文", "ko": "한국어"}

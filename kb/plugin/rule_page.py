@@ -21,6 +21,7 @@ The database is served immutable, so what a page reads is kept per process
 
 from __future__ import annotations
 
+import os
 import re
 from kb.sqlite import sqlite3
 import threading
@@ -86,6 +87,50 @@ CACHE = PageCache()
 MISSES = PageCache(256)
 
 
+class HtmlCache:
+    """Rendered pages by address, for immutable databases and visitors without an account: LRU bounded
+    by the bytes it holds (rendering a large page, 140 kB of rule text and rulings, takes 10-20 ms)."""
+
+    def __init__(self, max_bytes: int = 64 * 2**20, max_item: int = 2 * 2**20):
+        self.max_bytes, self.max_item = max_bytes, max_item
+        self.items: OrderedDict[tuple, str] = OrderedDict()
+        self.bytes = 0
+        self.lock = threading.Lock()
+
+    @staticmethod
+    def key(db, request, *parts) -> tuple | None:
+        """The page's key, or None when it must be rendered for this request (a mutable database, a
+        signed-in actor, a message to show)."""
+        if db.is_mutable or getattr(request, "actor", None) is not None or "ds_messages" in request.cookies:
+            return None
+        return (db.path, request.path, request.query_string, *parts)
+
+    def get(self, key: tuple | None) -> str | None:
+        if key is None:
+            return None
+        with self.lock:
+            html = self.items.get(key)
+            if html is not None:
+                self.items.move_to_end(key)
+            return html
+
+    def put(self, key: tuple | None, html: str) -> None:
+        if key is None or len(html) > self.max_item:
+            return
+        with self.lock:
+            old = self.items.pop(key, None)
+            if old is not None:
+                self.bytes -= len(old)
+            self.items[key] = html
+            self.bytes += len(html)
+            while self.bytes > self.max_bytes and self.items:
+                _, dropped = self.items.popitem(last=False)
+                self.bytes -= len(dropped)
+
+
+HTML = HtmlCache()
+
+
 def _fresh_copy(error: Exception) -> Exception:
     """A new exception like ``error`` (its args and attributes), without calling its ``__init__``:
     ``CardNotFound(name, suggestions)`` cannot be made again from its message alone.
@@ -147,6 +192,28 @@ def release_index(conn: sqlite3.Connection) -> dict[str, dict[str, str]]:
     for release, lang, completeness in conn.execute("select release, lang, completeness from releases"):
         out.setdefault(lang, {})[release] = completeness or "whole"
     return out
+
+
+# What every page of one served (immutable) file reads first: its tables and releases, read once.
+_FILE_FACTS = PageCache(8)
+
+
+def file_facts(conn: sqlite3.Connection, path: str | None) -> tuple[set[str], dict[str, dict[str, str]]]:
+    """``(table names, release index)`` of the database; kept per process for a served file (``path``).
+
+    Callers must not change what they get. Tests and the CLI pass ``path=None``: read each time."""
+    try:
+        stat = os.stat(path) if path else None
+    except OSError:
+        stat = None
+    if stat is None:
+        return table_names(conn), release_index(conn)
+    key = (path, stat.st_mtime_ns, stat.st_size)   # a file built again at the same path is read again
+    facts = _FILE_FACTS.get(key)
+    if facts is None:
+        facts = (frozenset(table_names(conn)), release_index(conn))
+        _FILE_FACTS.put(key, facts)
+    return facts
 
 
 def newest_whole(releases: dict[str, dict[str, str]], lang: str, *, not_after: str | None = None) -> str | None:
@@ -292,13 +359,23 @@ def _sort_key(number: str) -> tuple:
     return tuple(int(p) if p.isdigit() else ord(p) for p in parts)
 
 
-def _history(conn, number: str, release: str, lang: str) -> list[dict]:
+_RUN_COLUMNS = ("lang", "first_release", "last_release", "releases", "number", "status", "title", "completeness",
+                "previous_release", "previous_number")
+
+
+def _history(conn, number: str, release: str, lang: str, tables: set[str] | None = None) -> list[dict]:
     """Every release where the rule (its lineage) exists, in both languages: runs of releases with
-    the same number folded into one entry (first and last release, how many), English first."""
+    the same number folded into one entry (first and last release, how many), English first.
+
+    Read from ``rule_history_runs`` (folded by the build, :mod:`kb.load.page_tables`) when the
+    database has it: joining each step to its ``rules`` row reads a page of the file per release."""
     row = conn.execute("select lineage_id from rule_lineage where lang = ? and release = ? and number = ?",
                        [lang, release, number]).fetchone()
     if not row:
         return []
+    if tables is not None and "rule_history_runs" in tables:
+        return [{**dict(zip(_RUN_COLUMNS, r))} for r in conn.execute(
+            f"select {', '.join(_RUN_COLUMNS)} from rule_history_runs where lineage_id = ? order by seq", [row[0]])]
     steps = conn.execute("""
         select l.lang, l.release, l.number, l.status, l.previous_release, l.previous_number, r.title,
                rel.completeness
@@ -366,7 +443,17 @@ def keyword_material(conn, titles: list[str], tables: set[str], card_index: link
             if any(w.search(body) for w in words):
                 out["cards"].append({"id": card_id, "name_en": name_en, "name_ja": name_ja, "mana_cost": cost,
                                      "type_line": type_line, "why": "its text uses the keyword"})
-    if "card_rulings" in tables:
+    if {"card_rulings", "keyword_card_rulings"} <= tables:
+        # Found by the build (kb.load.page_tables): the same rulings, without reading every card ruling.
+        rows = conn.execute(
+            f"select c.id, c.card_id, c.card, c.date, c.text from"
+            f" (select distinct card_ruling_id, card, date from keyword_card_rulings where keyword in ({marks})"
+            f"  order by card, date, card_ruling_id limit ?) k"
+            f" join card_rulings c on c.id = k.card_ruling_id order by k.card, k.date, k.card_ruling_id",
+            [*titles, MAX_LIST * 4]).fetchall()
+        out["card_rulings"] = [{"id": i, "card_id": c, "card": name, "date": d, "text": t}
+                               for i, c, name, d, t in rows]
+    elif "card_rulings" in tables:
         # Bounded: tens of thousands of card rulings; the page lists MAX_LIST of them.
         rows = conn.execute(
             "select id, card_id, card, date, text from card_rulings where "
@@ -528,8 +615,7 @@ def read_rule(conn: sqlite3.Connection, path: str | None, number: str, release: 
     from . import resolution
 
     db = sqlite_utils.Database(conn)
-    tables = table_names(conn)
-    releases = release_index(conn)
+    tables, releases = file_facts(conn, path)
     if release is None:
         release = (newest_whole(releases, pair[0]) if pair else None) or newest_whole(releases, "en") \
             or newest_whole(releases, "ja")
@@ -612,7 +698,7 @@ def read_rule(conn: sqlite3.Connection, path: str | None, number: str, release: 
                                 _scenario_cards(conn, [n for s in scenarios for n in s.get("cards", [])], index, tables)
                                 )[:MAX_LIST]
     if "rule_lineage" in tables:
-        data["history"] = _history(conn, primary[0].number, release, lang)
+        data["history"] = _history(conn, primary[0].number, release, lang, tables)
     else:
         data["history"] = []
         data["missing"].append("rule_lineage")
@@ -725,9 +811,13 @@ async def rule_view(datasette, request):
         return await error_response(datasette, request, as_json, 404, str(e), title=f"Rule {number}")
     if as_json:
         return Response.json(data)
-    page = await page_context(datasette, request, db, data, params["show"],
-                              key=("rule", number, params["release"], params.get("pair")))
-    html = await datasette.render_template("kb_rule.html", page, request=request)
+    html_key = HtmlCache.key(db, request, "rule")
+    html = HTML.get(html_key)
+    if html is None:
+        page = await page_context(datasette, request, db, data, params["show"],
+                                  key=("rule", number, params["release"], params.get("pair")))
+        html = await datasette.render_template("kb_rule.html", page, request=request)
+        HTML.put(html_key, html)
     return Response.html(html)
 
 
