@@ -86,6 +86,15 @@ TABLES = {
         "description": "Every renumbering between consecutive releases, with the titles of both sides (a subrule shows its rule's title).",
         "facets": ["lang", "new_release", "status"],
     },
+    "rule_history_runs": {
+        "title": "Rule history runs",
+        "description": "Each lineage's releases folded into runs (releases in a row with the same number and status): what a rule page's history shows, precomputed at build time.",
+        "facets": ["lang", "status"],
+    },
+    "keyword_card_rulings": {
+        "title": "Card rulings naming a keyword",
+        "description": "For each keyword action or ability title (CR 701, 702, any release), the card rulings whose text names it: what a keyword page lists, precomputed at build time.",
+    },
     "stale_citations": {
         "title": "Stale citations",
         "description": "Citations of a rule by a number that does not name what the citing text is about, in the release it was written for or today (wiki pages and their quoted CR blocks, rulings, card rulings, our own code), with the number to cite now. Also: kb stale.",
