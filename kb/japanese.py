@@ -113,6 +113,7 @@ class Token:
     begin: int
     end: int
     pos_detail: str = ""  # Sudachi's second POS level: 一般, 非自立可能, 普通名詞…
+    pos_kind: str = ""  # Sudachi's third POS level: 助数詞可能 (a noun that counts: 点, 回), 助数詞…
 
     @property
     def is_punctuation(self) -> bool:
@@ -144,7 +145,7 @@ def tokens(text: str) -> list[Token]:
             for m in _tokenizer().tokenize(piece):
                 pos = m.part_of_speech()
                 out.append(Token(m.surface(), _key(m.surface(), m.normalized_form()),
-                                 pos[0], offset + m.begin(), offset + m.end(), pos[1]))
+                                 pos[0], offset + m.begin(), offset + m.end(), pos[1], pos[2]))
         offset += len(piece)
     return out
 
@@ -217,20 +218,53 @@ def query_runs(query: str) -> list[list[str]]:
     >>> query_runs("タップ状態になる")
     [['タップ', '状態']]
     """
-    runs: list[list[str]] = [[]]
+    return [[t.key for t in run] for run in _token_runs(query)]
+
+
+def _token_runs(query: str) -> list[list[Token]]:
+    runs: list[list[Token]] = [[]]
     for t in tokens(normalize(query)):
         if t.is_function:
             if runs[-1]:
                 runs.append([])
         elif not t.is_punctuation and t.key.strip():
-            runs[-1].append(t.key)
+            runs[-1].append(t)
     runs = [r for r in runs if r]
-    meaningful = [r for r in runs if not all(k in LIGHT_VERBS for k in r)]
+    meaningful = [r for r in runs if not all(t.key in LIGHT_VERBS for t in r)]
     if meaningful:
         # A light verb ends a run (偽装する); inside one it stays, or the phrase would not be found.
-        runs = [r[:len(r) - next(i for i, k in enumerate(reversed(r)) if k not in LIGHT_VERBS)]
+        runs = [r[:len(r) - next(i for i, t in enumerate(reversed(r)) if t.key not in LIGHT_VERBS)]
                 for r in meaningful]
     return runs
+
+
+def _is_number(token: Token) -> bool:
+    """A numeral (5, 三) or the 何/幾 that asks for one (何枚, いくつ): Sudachi's 名詞-数詞."""
+    return token.pos == "名詞" and token.pos_detail == "数詞"
+
+
+def _counts(token: Token) -> bool:
+    """A counter word (点, 回, 体) or suffix (枚, つ): what follows a numeral."""
+    return token.pos_kind in ("助数詞可能", "助数詞") or token.pos == "接尾辞"
+
+
+def phrase_runs(query: str) -> list[list[str]]:
+    """The runs of :func:`query_runs` as phrases to boost: without the demonstratives,
+    question words and numbers that lead them (その/この/どの: 連体詞; それ/いつ/何: 代名詞;
+    3点/何枚: a numeral and its counter), which a rule's text doesn't share.
+
+    >>> phrase_runs("そのクリーチャーはブロックできる"), phrase_runs("何枚引く")
+    ([['クリーチャー'], ['ブロック']], [['引く']])
+    """
+    out: list[list[str]] = []
+    for run in _token_runs(query):
+        i = 0
+        while i < len(run) and (run[i].pos in ("連体詞", "代名詞") or _is_number(run[i])
+                                or (i and _is_number(run[i - 1]) and _counts(run[i]))):
+            i += 1
+        if run[i:]:
+            out.append([t.key for t in run[i:]])
+    return out
 
 
 def segment_query(query: str) -> list[str]:
@@ -272,15 +306,40 @@ def is_content(token: Token, before: Token | None = None) -> bool:
 
 def content_words(query: str) -> list[str]:
     """The keys of the content words of a query (:func:`is_content`), in order, once each:
-    what a relaxed search ORs together.
+    what a relaxed search ORs together. Numbers are no content word (5/5, 3点, 何枚: a numeral
+    and the counter after it), nor is a question word Sudachi reads as one noun (何色), whose
+    head noun (色) stays.
 
     >>> content_words("召喚酔いのクリーチャーでブロックできる？")
     ['召喚', '酔い', 'クリーチャー', 'ブロック']
     >>> content_words("タイムスタンプ順とは何ですか")
     ['タイム', 'スタンプ', '順']
+    >>> content_words("何色のクリーチャー？"), content_words("3点のダメージを何回与える")
+    (['色', 'クリーチャー'], ['ダメージ', '与える'])
     """
     found = [t for t in tokens(normalize(query)) if not t.is_punctuation]
-    return list(dict.fromkeys(t.key for i, t in enumerate(found) if is_content(t, found[i - 1] if i else None)))
+    keys: list[str] = []
+    for i, t in enumerate(found):
+        before = found[i - 1] if i else None
+        if _is_number(t) or (before is not None and _is_number(before) and _counts(t)):
+            continue
+        if not is_content(t, before):
+            continue
+        head = _interrogative_head(t)
+        keys.extend(head if head is not None else [t.key])
+    return list(dict.fromkeys(keys))
+
+
+def _interrogative_head(token: Token) -> list[str] | None:
+    """For a noun Sudachi reads whole that starts with a question pronoun (何色, 何度): the
+    content words after it (色; none for a counter), else None."""
+    if token.pos != "名詞" or len(token.surface) < 2 or not "\u3400" <= token.surface[0] <= "\u9fff":
+        return None  # a kanji pronoun (何, 誰), not a kana that Sudachi may read as one (タ)
+    first = tokens(token.surface[0])
+    if len(first) != 1 or first[0].pos != "代名詞":
+        return None
+    rest = [t for t in tokens(token.surface[1:]) if not t.is_punctuation]
+    return [t.key for t in rest if is_content(t) and not _counts(t) and not _is_number(t)]
 
 
 def content_keys(text: str) -> set[str]:

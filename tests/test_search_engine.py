@@ -170,3 +170,42 @@ def test_a_segmenter_for_another_language_slots_in(monkeypatch):
     plan = read_query("신속 haste")
     assert plan.languages == {"ko", "en"}
     assert {("신", "ko"), ("속", "ko"), ("신 속", "ko"), ("haste", "en")} <= {(t.phrase, t.lang) for t in plan.terms}
+
+
+def _all_words(plan):
+    return [w for t in plan.terms for w in t.phrase.split()]
+
+
+def test_bare_numbers_are_no_search_words():
+    """P/T figures and amounts (5/5, -2/-2, 3点) are in every other rule: not searched for."""
+    from kb.search.query import Alias, AliasTable
+
+    plan = read_query("can a 5/5 block a creature that got -2/-2")
+    assert [t.phrase for t in plan.words] == ["block", "creature"], plan.terms
+    assert {"5", "2"} <= set(plan.dropped)
+    ja = read_query("5/5のクリーチャーに3点のダメージを与える？何点？")
+    assert [t.phrase for t in ja.words] == ["クリーチャー", "点", "ダメージ", "与える"]
+    assert "何" not in _all_words(ja)
+    assert "0" in [t.phrase for t in read_query("planeswalker with 0 loyalty").words]  # a threshold
+    # Rule numbers and names that hold a number stay.
+    assert read_query("rule 704.5a toughness 0").number == "704.5a"
+    counter = AliasTable([Alias(("+1/+1 counter",), ("+1/+1 counter",), ("+1/+1カウンター",))])
+    plan = read_query("+1/+1 counter on a 2/2", aliases=counter)
+    assert ("+1/+1 counter", "alias") in {(t.phrase, t.origin) for t in plan.terms}
+    assert "2" not in [t.phrase for t in plan.words]
+
+
+def test_japanese_question_words_are_dropped_and_their_head_noun_kept():
+    plan = read_query("何色のクリーチャーが何枚いつ誘発する？")
+    words = _all_words(plan)
+    assert not {"何色", "何", "枚", "いつ"} & set(words), plan.terms
+    assert {"色", "クリーチャー", "誘発"} <= {t.phrase for t in plan.words}
+    turns = read_query("何ターン続く？")
+    assert "ターン" in [t.phrase for t in turns.words] and "何" not in _all_words(turns)
+
+
+def test_japanese_boost_phrases_lose_their_leading_demonstrative():
+    plan = read_query("このタップ状態のクリーチャーはそのクリーチャー・カードを追放する？")
+    phrases = [t.phrase for t in plan.terms if t.origin == "phrase"]
+    assert {"タップ 状態", "クリーチャー カード"} <= set(phrases), phrases
+    assert not {"其の", "此の"} & set(_all_words(plan))

@@ -256,15 +256,30 @@ def _read_english(chunk: str, plan: QueryPlan, terms: list[Term], names: Keyword
             plan.dropped.append(word)
             run = []
         else:
-            terms.append(Term(word, "en", "word"))
+            if _bare_number(word):
+                plan.dropped.append(word)
+            else:
+                terms.append(Term(word, "en", "word"))
             run.append(word)
-            # Words typed next to each other are also a phrase ("lore counter", "face down").
+            # Words typed next to each other are also a phrase ("lore counter", "face down",
+            # "0 loyalty"); a P/T figure (5/5) stays a phrase to boost, its numbers no words.
             if len(run) >= 2:
                 terms.append(Term(" ".join(run[-2:]), "en", "phrase"))
         i += 1
     span = _span_phrase(items)
     if span and not any(t.phrase == span for t in terms):
         terms.append(Term(span, "en", "phrase"))
+
+
+def _bare_number(word: str) -> bool:
+    """An amount (5/5, -2/-2, 3 damage, 3点) is no word to search for: rules print amounts
+    everywhere. Zero stays, the one amount the rules test for (0 life, 0 loyalty, 0 or less).
+    A rule number was taken out before; a keyword name or alias with a number matched before.
+
+    >>> _bare_number("5"), _bare_number("0"), _bare_number("5th")
+    (True, False, False)
+    """
+    return word.isdigit() and word.strip("0") != ""
 
 
 SPAN = (3, 6)  # a short query's words from its first content word to its last are also a phrase
@@ -277,7 +292,8 @@ def _span_phrase(items: list[str]) -> str | None:
     >>> _span_phrase("toughness 0 or less".split()), _span_phrase("what is hexproof".split())
     ('toughness 0 or less', None)
     """
-    content = [i for i, w in enumerate(items) if w not in STOPWORDS and (len(w) > 1 or w.isdigit())]
+    content = [i for i, w in enumerate(items) if w not in STOPWORDS and (len(w) > 1 or w.isdigit())
+               and not _bare_number(w)]
     if not content:
         return None
     span = items[content[0]:content[-1] + 1]
@@ -299,6 +315,8 @@ def _read_segmented(lang: str, chunk: str, plan: QueryPlan, terms: list[Term], n
         if key in compact:
             _add_alias(alias, key, terms)
     runs = seg.segment_query(chunk)
+    # A digit before the chunk (3点) is an English chunk of its own, dropped there; the counter
+    # after it (点) stays a word: measured, 3点のダメージ finds the damage rules better with it.
     content = seg.content_words(chunk)
     content_set = set(content)
     # Keyword names among the runs (longest first), with their English names.
@@ -316,7 +334,9 @@ def _read_segmented(lang: str, chunk: str, plan: QueryPlan, terms: list[Term], n
                     break
             else:
                 i += 1
-    for run in runs:
+    # Boost phrases without the demonstratives, question words and numbers that lead them.
+    boosts = ([" ".join(r) for r in seg.phrase_runs(chunk)] if hasattr(seg, "phrase_runs") else runs)
+    for run in boosts:
         if len(run.split()) > 1:
             terms.append(Term(run, lang, "phrase"))
     slang = {k for k, _ in aliases.of_language(lang)}
