@@ -21,36 +21,10 @@ from __future__ import annotations
 import re
 
 from ..build import BuildContext
+from ..history import fold_history
 
 HISTORY_COLUMNS = ("lineage_id", "seq", "lang", "first_release", "last_release", "releases", "number",
                    "status", "title", "completeness", "previous_release", "previous_number")
-
-
-def fold_history(steps) -> list[dict]:
-    """One lineage's steps ``(lang, release, number, status, previous_release, previous_number, title,
-    completeness)`` in (lang, release) order, folded into runs: releases in a row with the same number,
-    status "same" and completeness are one run. English runs first, then by first release.
-
-    >>> runs = fold_history([("en", "1", "701.14", None, None, None, "Search", "whole"),
-    ...                      ("en", "2", "701.14", "same", "1", "701.14", "Search", "whole"),
-    ...                      ("en", "3", "701.23", "renumbered", "2", "701.14", "Search", "whole"),
-    ...                      ("ja", "2", "701.14", None, None, None, "探す", "whole")])
-    >>> [(r["lang"], r["number"], r["first_release"], r["last_release"], r["releases"], r["status"]) for r in runs]
-    [('en', '701.14', '1', '2', 2, 'first'), ('en', '701.23', '3', '3', 1, 'renumbered'), ('ja', '701.14', '2', '2', 1, 'first')]
-    """
-    runs: list[dict] = []
-    for step_lang, step_release, step_number, status, prev_release, prev_number, title, completeness in steps:
-        status = status or "first"
-        last = runs[-1] if runs else None
-        if (last and status == "same" and last["lang"] == step_lang and last["number"] == step_number
-                and last["completeness"] == completeness):
-            last["last_release"] = step_release
-            last["releases"] += 1
-            continue
-        runs.append({"first_release": step_release, "last_release": step_release, "releases": 1, "lang": step_lang,
-                     "number": step_number, "status": status, "title": title, "completeness": completeness,
-                     "previous_release": prev_release, "previous_number": prev_number})
-    return sorted(runs, key=lambda r: (r["lang"] != "en", r["first_release"]))
 
 
 def _history_rows(conn):

@@ -33,6 +33,7 @@ import sqlite_utils
 from datasette.utils.asgi import Response
 
 from kb.database import RuleNotFound, UnknownRelease, check_release
+from kb.history import fold_history
 from kb.rules import RuleView
 
 from . import links
@@ -383,19 +384,7 @@ def _history(conn, number: str, release: str, lang: str, tables: set[str] | None
         join rules r on r.release = l.release and r.lang = l.lang and r.number = l.number
         join releases rel on rel.release = l.release and rel.lang = l.lang
         where l.lineage_id = ? order by l.lang, l.release""", [row[0]]).fetchall()
-    runs: list[dict] = []
-    for step_lang, step_release, step_number, status, prev_release, prev_number, title, completeness in steps:
-        status = status or "first"
-        last = runs[-1] if runs else None
-        if (last and status == "same" and last["lang"] == step_lang and last["number"] == step_number
-                and last["completeness"] == completeness):
-            last["last_release"] = step_release
-            last["releases"] += 1
-            continue
-        runs.append({"first_release": step_release, "last_release": step_release, "releases": 1, "lang": step_lang,
-                     "number": step_number, "status": status, "title": title, "completeness": completeness,
-                     "previous_release": prev_release, "previous_number": prev_number})
-    return sorted(runs, key=lambda r: (r["lang"] != "en", r["first_release"]))
+    return fold_history(steps)
 
 
 def _newest_numbers(conn, lang: str, release: str, numbers: list[str], tables: set[str]) -> list[str]:
