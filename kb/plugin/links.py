@@ -23,6 +23,8 @@ from markupsafe import Markup, escape
 from ingest.rule_refs import find_citations
 
 _NUMBER_CELL = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
+# A text without a decimal digit cites no rule (find_citations needs one).
+_DIGIT = re.compile(r"\d")
 # Columns whose value is itself one rule number.
 _NUMBER_COLUMNS = {"number", "rule_number", "parent", "from_number", "to_number", "cr_number",
                    "old_number", "new_number", "newest_number", "first_number", "last_number",
@@ -165,7 +167,7 @@ async def load_card_index(datasette, database: str) -> CardIndex:
 
 
 def _rule_spans(text: str) -> list[tuple[int, int, str]]:
-    if not any(ch.isdigit() for ch in text):
+    if not _DIGIT.search(text):
         return []
     spans, last = [], 0
     for cite in find_citations(text):
