@@ -101,6 +101,27 @@ async def test_rule_page_rulings_cards_and_scenarios(ds, db_name):
     assert page.select_one("#cards a.kb-card")["href"].startswith("/-/cards/")
 
 
+async def test_rule_page_draws_some_card_rulings_and_counts_the_rest(ds):
+    from kb.plugin.rule_page import MAX_CARD_RULINGS_SHOWN
+
+    # 613 (layers) and 608 (resolving) have hundreds of card rulings linked: the page draws the first
+    # ones and says how many more the JSON has.
+    for number in ("613", "608", "603", "702.19"):
+        data = (await ds.client.get(f"/-/rules/{number}.json")).json()
+        if len(data["card_rulings"]) > MAX_CARD_RULINGS_SHOWN:
+            break
+    else:
+        pytest.skip("no rule of this database has that many card rulings")
+    page = soup(await ds.client.get(f"/-/rules/{number}"))
+    items = page.select("#rulings ul.kb-card-rulings > li")
+    assert len(items) == MAX_CARD_RULINGS_SHOWN
+    assert items[0].select_one("a.kb-card").text == data["card_rulings"][0]["card"]
+    more = len(data["card_rulings"]) - MAX_CARD_RULINGS_SHOWN
+    note = next(p for p in page.select("#rulings p") if "more in the" in p.text)
+    assert note.text.startswith(f"… {more} more in the JSON")
+    assert note.select_one("a")["href"].endswith(".json")
+
+
 async def test_rule_page_of_an_old_number_has_the_scenarios_of_today(ds):
     # Discover was 701.55 in 20231117; its scenarios cite today's 701.57.
     data = (await ds.client.get("/-/rules/701.55.json?release=20231117")).json()

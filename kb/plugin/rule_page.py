@@ -56,6 +56,9 @@ KEYWORD_CARDS_SHOWN = 12
 MAX_KEYWORDS = 3
 # Scenarios shown on a page (the JSON has them all; /-/scenarios lists every one).
 MAX_SCENARIOS = 40
+# Card rulings drawn on a page: a rule such as 613 has hundreds, and drawing them (card names linked in
+# each) was most of its render. The JSON has them all (up to MAX_LIST), as for "cited by".
+MAX_CARD_RULINGS_SHOWN = 50
 
 
 class BadParameter(ValueError):
@@ -769,7 +772,8 @@ def decorate(datasette, database: str, index: links.CardIndex, data: dict) -> di
     page["card_rulings"] = [{**r, "url": datasette.urls.row(database, "card_rulings", str(r["id"])),
                              "card_url": links.card_url(datasette, database, r["card_id"]) if r["card_id"] else None,
                              "text_html": links.link_text(r["text"], datasette, database=database, cards=index)}
-                            for r in data.get("card_rulings", [])]
+                            for r in data.get("card_rulings", [])[:MAX_CARD_RULINGS_SHOWN]]
+    page["card_rulings_total"] = len(data.get("card_rulings", []))
     page["cards"] = [{**c, "url": links.card_url(datasette, database, c["id"], c.get("name_en"))}
                      for c in data.get("cards", [])]
     page["cites"] = [{**r, "url": rule_url(r["number"], data["release"])} for r in data.get("cites", [])]
