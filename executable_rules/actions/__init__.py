@@ -24,6 +24,7 @@ executable_rules.actions.UnknownAction: no action 'discovr'; did you mean 'disco
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib
 import pkgutil
 from types import ModuleType
@@ -45,10 +46,21 @@ ACTIONS: list[ModuleType] = _discover_modules()
 
 
 class UnknownAction(LookupError):
-    """No action by that name; the message suggests the nearest and lists them all."""
+    """No action by that name; the message suggests the nearest and lists them all.
+
+    The message is made when it is read: pages and the build ask for names that are no action's (a
+    702 keyword without a module) many times a second, and the suggestion is the costly part."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
 
     def __str__(self) -> str:
-        return str(self.args[0])
+        wanted = _key(self.name)
+        names = sorted(module_name(m) for m in ACTIONS)
+        near = difflib.get_close_matches(wanted, [a for m in ACTIONS for a in aliases(m)], n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        return f"no action {self.name!r}{hint or '.'} Actions: {', '.join(names)}"
 
 
 def module_name(module: ModuleType) -> str:
@@ -61,13 +73,23 @@ def aliases(module: ModuleType) -> list[str]:
     return [module_name(module), module.KEYWORD, *module.JAPANESE]
 
 
+def _key(name: str) -> str:
+    return name.strip().casefold().replace(" ", "_")
+
+
+@functools.cache
+def _by_alias() -> dict[str, ModuleType]:
+    """Every alias's key and its module; the first module in ``ACTIONS`` order wins an alias two share."""
+    found: dict[str, ModuleType] = {}
+    for module in ACTIONS:
+        for alias in aliases(module):
+            found.setdefault(_key(alias), module)
+    return found
+
+
 def find_action(name: str) -> ModuleType:
     """The action module called ``name`` (any alias, any case); :class:`UnknownAction` otherwise."""
-    wanted = name.strip().casefold().replace(" ", "_")
-    for module in ACTIONS:
-        if wanted in {a.casefold().replace(" ", "_") for a in aliases(module)}:
-            return module
-    names = sorted(module_name(m) for m in ACTIONS)
-    near = difflib.get_close_matches(wanted, [a for m in ACTIONS for a in aliases(m)], n=1)
-    hint = f"; did you mean {near[0]!r}?" if near else ""
-    raise UnknownAction(f"no action {name!r}{hint or '.'} Actions: {', '.join(names)}")
+    module = _by_alias().get(_key(name))
+    if module is None:
+        raise UnknownAction(name)
+    return module

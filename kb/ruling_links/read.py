@@ -12,9 +12,12 @@ of those rules, with how it was linked and the number it was linked to.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 MAX_RULINGS = 500
+# Kana or CJK ideographs: a ruling written in Japanese.
+_JAPANESE = re.compile("[\u3040-\u9fff]")
 
 
 def rule_numbers_under(wanted: list[str], numbers: list[str]) -> list[str]:
@@ -102,7 +105,7 @@ def rulings_of_rules(conn, lang: str, release: str, numbers: list[str], *, limit
                 source = sources
             where = {"card": card, "date": date, "card_id": card_id}
         out.append({"kind": kind, "id": ruling_id, "text": text,
-                    "lang": "ja" if any("\u3040" <= ch <= "\u9fff" for ch in text or "") else "en",
+                    "lang": "ja" if _JAPANESE.search(text or "") else "en",
                     **where, "source": source, "line": line, "links": list(item["links"].values())})
     return {"rulings": out, "total": total}
 
