@@ -89,6 +89,24 @@ async def test_scenario_page_shows_each_step(ds):
     assert after["stack"].startswith("Shock")
 
 
+@pytest.mark.parametrize("scenario_id", ["discover-701.57a-cast-first-fit", "search-701.23b-splinter-howling-mine"])
+async def test_the_board_drawn_synchronously_is_what_datasette_draws(ds, scenario_id):
+    from kb.plugin.fragments import environment, render_resolution
+
+    await ds.invoke_startup()
+    data = (await ds.client.get(f"/-/scenarios/{scenario_id}.json")).json()
+    fast = render_resolution(ds, data, resolution.MAX_OUTCOMES)
+    template = ds.jinja_env.get_template("_kb_resolution_fragment.html")     # Datasette's async environment
+    slow = await template.render_async(r=data, tree_limit=resolution.MAX_OUTCOMES, urls=ds.urls)
+    assert environment(ds) is environment(ds) and environment(ds) is not ds.jinja_env
+    assert str(fast) == slow
+    html = BeautifulSoup(str(fast), "html.parser")
+    assert html.select_one("#kb-resolution .kb-verdict-pass")
+    # The page draws it in place: one resolution, inside the page's content.
+    page = BeautifulSoup((await ds.client.get(f"/-/scenarios/{scenario_id}")).text, "html.parser")
+    assert len(page.select("#kb-resolution")) == 1 and page.select_one("section.content #kb-resolution")
+
+
 async def test_scenario_json_by_suffix_and_by_format(ds):
     by_suffix = await ds.client.get("/-/scenarios/discover-701.57a-cast-or-hand-never-neither.json")
     by_format = await ds.client.get("/-/scenarios/discover-701.57a-cast-or-hand-never-neither?_format=json")

@@ -45,6 +45,8 @@ from typing import Any
 
 from datasette.utils.asgi import Response
 
+from .fragments import render_resolution
+
 MAX_LIBRARY = 40
 MAX_N = 20
 MAX_OPPONENT = 8
@@ -687,8 +689,8 @@ async def scenario_view(datasette, request):
     except KeyError:
         pass
     html = await datasette.render_template(
-        "kb_scenario.html", {"r": data, "tree_limit": MAX_OUTCOMES, "row_url": row_url,
-                             "translations": translations}, request=request)
+        "kb_scenario.html", {"r": data, "resolution_html": render_resolution(datasette, data, MAX_OUTCOMES),
+                             "row_url": row_url, "translations": translations}, request=request)
     HTML.put(html_key, html)
     return Response.html(html)
 
@@ -911,6 +913,7 @@ async def run_view(datasette, request):
         data = await _in_thread(lambda: form.run(params))
         context["r"] = {"ok": True, "action": form.action, "n": params["n"], "mode": params["mode"],
                         "seed": params["seed"], **data}
+        context["resolution_html"] = render_resolution(datasette, context["r"], MAX_OUTCOMES)
     except BadParameter as e:
         status, context["error"] = 400, str(e)
     except OverLimit as e:
