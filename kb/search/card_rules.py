@@ -14,6 +14,11 @@ the newest English release that a question about them most likely needs:
 4. its first keyword actions (``card_keywords``: Exert → 701.43);
 5. last, weak signs: a legendary card's legend rule (704.5).
 
+Several cards: each card's list is taken in turns, tier by tier. Reminder text
+is no sign (the keyword's rule stands for it). With a question, its words
+choose among the rules (:func:`blend`) and say how much the card's ranking
+weighs in the search (:func:`card_ranking`).
+
 The rules the card's rulings apply (``card_ruling_rules``) were tried as a
 fifth source and left out: on the tuning part of the evaluation they found
 no more answers and ranked them lower (bench/bench_card_search.py).
@@ -36,8 +41,6 @@ class TextRule:
     last: bool = False  # a weak sign, listed after everything else (a legendary card: the legend rule)
     also: bool = False  # what questions about such text often turn on, not what the text does (the stack
     #                     order of a trigger, a new object after a zone change): listed after the text's own
-    common: bool = False  # the text of more than one card in ten says it (COMMON_RULES): after the card's rarer
-    #                       rules, which say more of what the card does ("change the text of" before "target")
 
 
 _TRIGGER = r"(?:^|\n|— |• )(?:When|Whenever|At)\b"
@@ -99,7 +102,7 @@ TEXT_RULES: tuple[TextRule, ...] = (
     TextRule(r"\b[Cc]hange the text of\b|\breplacing all instances of\b", "612.1", "change an object's text"),
     TextRule(r"\bassigns? (?:its |their )?combat damage\b|\bas though (?:it|they) weren't blocked\b", "510.1",
              "assigns its combat damage"),
-    TextRule(r"\b[Cc]hange the targets? of\b|\bchoose new targets\b", "115.7", "change the target"),
+    TextRule(r"\b[Cc]hange (?:the|a) targets? of\b|\bchoose new targets\b", "115.7", "change the target"),
     TextRule(r"\bgain control of target (?:player|opponent)\b|\bcontrol (?:target )?(?:player|opponent) during\b",
              "723.1", "control another player"),
     TextRule(r"\bextra turn\b", "500.7", "extra turns"),
@@ -140,11 +143,6 @@ TEXT_RULES: tuple[TextRule, ...] = (
     TextRule(r"type:\bBattle\b", "310.1", "battle"),
 )
 
-# The rules whose pattern more than one card in ten matches (23,854 cards, round 6: 603.2 and 603.3 8,496,
-# 405.5 8,498, 608.2 7,494, 613.4 3,848, 611.2 3,633, 603.6 3,240; the next, 101.2, 2,320): they say little
-# of what a card does and come after its rarer rules in its list. tests/test_search_cards.py recounts them.
-COMMON_RULES = frozenset({"603.2", "603.3", "405.5", "608.2", "613.4", "611.2", "603.6"})
-COMMON_SHARE = 0.1
 _COMPILED = [(re.compile(r.pattern.removeprefix("type:")), r) for r in TEXT_RULES]
 LAYOUT_RULES = {"adventure": ("715.3", "Adventure"), "split": ("709.3", "split card"),
                 "transform": ("712.8", "double-faced"), "modal_dfc": ("712.8", "double-faced"),
@@ -158,9 +156,8 @@ ASKED_K = 2.0  # the question's order: ASKED_WEIGHT / (ASKED_K + rank), rank 1 t
 UNASKED_KEYWORD = 0.3  # the card's order's weight for a keyword ability the question doesn't name
 ASKED_WEIGHT = 2.0  # the question weighs twice what the card says: among its rules, the one asked about
 # How well the question's words find a card's rule, as a share of how well they find the CR's best rule
-# for them (bm25 of the search index, English): below ASKED_SHARE a match says nothing of what is asked;
-# the card's ranking weighs best / FOCUS_SHARE of its weight, at least FOCUS_FLOOR.
-ASKED_SHARE = 0.0
+# for them (bm25 of the search index): the card's ranking weighs best / FOCUS_SHARE of its weight, at least
+# FOCUS_FLOOR. (Dropping the matches under a third of the best, too, lost a question of the tuning half.)
 FOCUS_SHARE = 0.6
 FOCUS_FLOOR = 0.25
 
@@ -181,9 +178,9 @@ def card_ranking(conn, card_ids: list[int], *, release: str | None, plan=None,
                  limit: int = MAX_RULES) -> tuple[list[tuple[str, str, str]], float]:
     """:func:`card_rules` and how much the question is about them: 1.0 when its words find one of
     the card's rules about as well as any rule of the CR (or it has no words of its own: "What
-    happens?"), down to :data:`FOCUS_FLOOR` when its words are about something else ("do death
-    triggers happen if a player dies to trample damage" names Jetmir for its keywords, and asks about
-    state-based actions). The search weighs the card's ranking by it."""
+    happens?"), down to :data:`FOCUS_FLOOR` when its words find none of them nearly as well as some
+    other rule (a question that names Yasova Dragonclaw and asks how many cards a player draws in the
+    draw step). The search weighs the card's ranking by it."""
     candidates = card_rule_candidates(conn, card_ids, release=release)
     focus = 1.0
     if plan is not None and candidates:
@@ -191,8 +188,6 @@ def card_ranking(conn, card_ids: list[int], *, release: str | None, plan=None,
         if strength is not None:
             best = max(strength.values(), default=0.0)
             focus = max(FOCUS_FLOOR, min(1.0, best / FOCUS_SHARE))
-            # A rule found only by the question's weakest words ("cast", "happens") is not what it asks.
-            ranks = {n: r for n, r in ranks.items() if strength.get(n, 0.0) >= ASKED_SHARE}
         named = _words_asked(plan)
         # A keyword ability is asked about when the question names it ("does trample …"); its rule's
         # text matching the question's other words ("creature", "damage") says nothing, and an unasked
@@ -270,7 +265,7 @@ def card_rule_candidates(conn, card_ids: list[int], *, release: str | None) -> l
 
 def _card_tiers(row, keywords: list[tuple[str, str]]) -> tuple[list, list, list]:
     """One card's (number, why) lists: what it is and does; what questions about it turn on; weak signs."""
-    name, type_line, text, faces_text, power, toughness, layout = row
+    _name, type_line, text, faces_text, power, toughness, layout = row
     own: list[tuple[str, str]] = []
     # 1. What the card is: its layout (an Adventure, a split card) and type line (an Aura, legendary).
     if layout in LAYOUT_RULES:
@@ -285,13 +280,13 @@ def _card_tiers(row, keywords: list[tuple[str, str]]) -> tuple[list, list, list]
     # 3. What its text does; 4. its first keyword actions (701: exile, sacrifice, search), the least
     # telling: a question that names one finds its rule by the word anyway.
     body = _REMINDER.sub("", (text or "") + "\n" + (faces_text or ""))
-    own += _rarer_first([(r.number, r.title) for regex, r in _COMPILED
-                         if not r.also and not r.pattern.startswith("type:") and regex.search(body)])
+    own += [(r.number, r.title) for regex, r in _COMPILED
+            if not r.also and not r.pattern.startswith("type:") and regex.search(body)]
     own += [(number, f"keyword action {keyword}") for number, keyword in keywords[:KEYWORD_ACTIONS]
             if not number.startswith("702.")]
     # Then what questions about such text turn on.
-    also = _rarer_first([(r.number, r.title) for regex, r in _COMPILED
-                         if r.also and not r.pattern.startswith("type:") and regex.search(body)])
+    also = [(r.number, r.title) for regex, r in _COMPILED
+            if r.also and not r.pattern.startswith("type:") and regex.search(body)]
     # 5. Weak signs: being legendary says little of what is asked about a card.
     weak = [(r.number, r.title) for regex, r in _COMPILED if r.last and regex.search(type_line or "")]
     return own, also, weak
@@ -301,15 +296,6 @@ def _card_tiers(row, keywords: list[tuple[str, str]]) -> tuple[list, list, list]
 # card from your graveyard …)" is flashback's, not a permission to cast (601.3); "(They can't be the
 # targets …)" is shroud's, not a "can't" of the card (101.2).
 _REMINDER = re.compile(r"\s*\([^()]*\)")
-
-
-def _rarer_first(rules: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """``rules`` with those of :data:`COMMON_RULES` moved after the rest, each part in its order.
-
-    >>> _rarer_first([("603.2", "t"), ("612.1", "x"), ("608.2", "i"), ("104.2", "w")])
-    [('612.1', 'x'), ('104.2', 'w'), ('603.2', 't'), ('608.2', 'i')]
-    """
-    return [r for r in rules if r[0] not in COMMON_RULES] + [r for r in rules if r[0] in COMMON_RULES]
 
 
 def _numbered(number: str | None) -> str | None:
