@@ -179,6 +179,7 @@ class CardNames:
     quoted_only: set = field(default_factory=set, repr=False)  # folded names recognised only when quoted
     card_names: dict = field(default_factory=dict, repr=False)  # card_id → English name
     printings: dict = field(default_factory=dict, repr=False)  # card_id → printings (which name a word means)
+    set_names: set = field(default_factory=set, repr=False)  # folded names of sets ("torment", "visions")
 
     def __post_init__(self):
         self.known_words: dict[str, bool] = {}  # word → whether it misspells a word of the rules
@@ -261,7 +262,22 @@ class CardNames:
         for m in self._latin_scan(query, taken, known):
             add(m)
         found.sort(key=lambda m: m.start)
-        return _without_back_references(found)[:limit]
+        return _without_back_references(self._without_set_names(query, found))[:limit]
+
+    def _without_set_names(self, query: str, found: list[CardMention]) -> list[CardMention]:
+        """Drop a name in parentheses that is also a set's: players write the set after a card
+        ("an Alter Reality (Torment)"), and Torment, Visions or Onslaught is then no card named.
+
+        >>> n = CardNames([("alter reality", "Alter Reality", "en", 1, "card"), ("torment", "Torment", "en", 2, "card")],
+        ...               set_names={"torment"})
+        >>> [m.name for m in n.find("Can I use an Alter Reality (Torment) on it")], [m.name for m in n.find("is Torment an Aura")]
+        (['Alter Reality'], ['Torment'])
+        """
+        def in_parentheses(m: CardMention) -> bool:
+            return query[:m.start].rstrip().endswith("(") and query[m.end:].lstrip().startswith(")")
+
+        return [m for m in found if m.how == "quoted" or not in_parentheses(m)
+                or " ".join(name_words(m.typed)) not in self.set_names]
 
     def _mention(self, entry: _Entry, typed: str, how: str, score: float, start: int, end: int) -> CardMention:
         return CardMention(entry.card_id, self.card_names.get(entry.card_id) or entry.alias, typed, entry.lang,
@@ -518,7 +534,10 @@ def _build(conn) -> CardNames:
     words = {w for _, alias, _, _, _ in rows if alias and not _CJK.search(alias) for w in name_words(alias)}
     common = _common_words(conn, words)
     quoted_only = _quoted_only(conn)
-    index = CardNames(rows, common=common, quoted_only=quoted_only, printings=printings)
+    sets = set()
+    if conn.execute("select 1 from sqlite_master where name = 'card_sets'").fetchone():
+        sets = {" ".join(name_words(n)) for (n,) in conn.execute("select name from card_sets") if n}
+    index = CardNames(rows, common=common, quoted_only=quoted_only, printings=printings, set_names=sets)
     index.card_names.update(names)
     return index
 
