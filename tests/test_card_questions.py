@@ -23,7 +23,8 @@ from kb.sqlite import sqlite3  # noqa: E402
 QUESTIONS = ROOT / "tests" / "data" / "card_questions.toml"
 ROUND_6 = ROOT / "tests" / "data" / "card_questions_r6.toml"  # round 6's held-out set
 # Floors a little under what the lexical search measures over all 61 (README "Questions that name
-# cards"): 54.1 % with card recognition, 21.3 % without, in the same run (round 5).
+# cards"): 54.1 % with card recognition, 21.3 % without, in the same run (round 5; 59.0 % and 21.3 %
+# in round 6).
 WITH_CARDS_FLOOR = 0.45
 GAIN_FLOOR = 0.20
 
@@ -104,8 +105,13 @@ def test_the_search_recognises_the_cards_each_question_names(conn, path, misses)
     assert len(missed) <= misses, missed
 
 
-def test_card_recognition_answers_players_questions_and_beats_the_search_without_it(conn):
-    rows = _questions()
+@pytest.mark.parametrize("path, floor, gain", [
+    (QUESTIONS, WITH_CARDS_FLOOR, GAIN_FLOOR),
+    # Round 6, all 41: 46.3 % with card recognition, 31.7 % without, lexical (README, round 6).
+    (ROUND_6, 0.40, 0.10),
+], ids=["round 4-5", "round 6"])
+def test_card_recognition_answers_players_questions_and_beats_the_search_without_it(conn, path, floor, gain):
+    rows = _questions(path)
     hits = {True: 0, False: 0}
     for r in rows:
         for cards in (True, False):
@@ -113,8 +119,8 @@ def test_card_recognition_answers_players_questions_and_beats_the_search_without
             rank = first_rank([g.number for g in groups], r["expect"])
             hits[cards] += bool(rank and rank <= 3)
     with_cards, without = hits[True] / len(rows), hits[False] / len(rows)
-    assert with_cards >= WITH_CARDS_FLOOR, (with_cards, without)
-    assert with_cards - without >= GAIN_FLOOR, (with_cards, without)
+    assert with_cards >= floor, (with_cards, without)
+    assert with_cards - without >= gain, (with_cards, without)
 
 
 def test_a_capitalised_word_starting_a_sentence_is_no_card_name(conn):
