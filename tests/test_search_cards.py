@@ -256,6 +256,7 @@ def _rules_of(conn, *cards):
     ("Emrakul, the Promised End", "723.1"),  # gain control of target opponent during that player's next turn
     ("Waking the Trolls", "714.2"),  # a Saga: its chapter abilities, not only its lore counters
     ("Equilibrium", "400.3"),  # Return target creature to its owner's hand
+    ("Dimir Spybug", "701.25"),  # Whenever you surveil: a keyword action after two keyword abilities
 ])
 def test_round_6_text_rules(conn, card, rule):
     assert rule in _rules_of(conn, card)

@@ -282,8 +282,9 @@ def _card_tiers(row, keywords: list[tuple[str, str]]) -> tuple[list, list, list]
     body = _REMINDER.sub("", (text or "") + "\n" + (faces_text or ""))
     own += [(r.number, r.title) for regex, r in _COMPILED
             if not r.also and not r.pattern.startswith("type:") and regex.search(body)]
-    own += [(number, f"keyword action {keyword}") for number, keyword in keywords[:KEYWORD_ACTIONS]
-            if not number.startswith("702.")]
+    # (the first actions, not the first keywords: Dimir Spybug's flying and menace left its surveil out)
+    own += [(number, f"keyword action {keyword}") for number, keyword in
+            [k for k in keywords if not k[0].startswith("702.")][:KEYWORD_ACTIONS]]
     # Then what questions about such text turn on.
     also = [(r.number, r.title) for regex, r in _COMPILED
             if r.also and not r.pattern.startswith("type:") and regex.search(body)]
