@@ -1,10 +1,12 @@
 """Questions that name cards: search with card recognition against the same search without it, in one run.
 
     python bench/bench_card_search.py [--db kb.db] [--part tuning|frozen|all] [--categories card,...]
-                                      [--set eval|players|all] [--lexical] [--misses]
+                                      [--set eval|players|r6|all] [--lexical] [--misses]
 
 ``--set players`` reads tests/data/card_questions.toml (category ``card players``: questions that
-name cards as players asked them, each with its part, drawn before the first run); ``eval`` the
+name cards as players asked them, each with its part, drawn before the first run); ``r6``
+tests/data/card_questions_r6.toml (category ``card players r6``: round 6's held-out set, drawn the
+same way from sources the other sets had not used); ``eval`` the
 categories of tests/data/search_eval.toml; ``all`` (the default) both, in the same run.
 
 Prints, per part (tuning, frozen) and category of tests/data/search_eval.toml,
@@ -33,16 +35,17 @@ sys.path.insert(0, str(ROOT / "bench"))
 from search_quality import CATEGORIES, DEPTH, first_rank, load_cases  # noqa: E402
 
 PLAYERS = ROOT / "tests" / "data" / "card_questions.toml"
-CARD_CATEGORIES = ["card", "card players"]
+PLAYERS_R6 = ROOT / "tests" / "data" / "card_questions_r6.toml"  # round 6's held-out set
+CARD_CATEGORIES = ["card", "card players", "card players r6"]
 
 
-def load_card_questions(path: Path = PLAYERS) -> list[dict]:
-    """The players' card questions: category ``card players``, ``frozen`` from the file's ``part``."""
+def load_card_questions(path: Path = PLAYERS, category: str = "card players") -> list[dict]:
+    """The players' card questions: ``category``, ``frozen`` from the file's ``part``."""
     import tomllib
 
     with open(path, "rb") as f:
         rows = tomllib.load(f)["query"]
-    return [{"q": r["q"], "lang": r["lang"], "category": "card players", "search": None,
+    return [{"q": r["q"], "lang": r["lang"], "category": category, "search": None,
              "expect": r["expect"], "frozen": r["part"] == "frozen", "cards": r.get("cards", [])}
             for r in rows]
 
@@ -55,8 +58,8 @@ def main() -> None:
     parser.add_argument("--db", default=None)
     parser.add_argument("--part", choices=["tuning", "frozen", "all"], default="all")
     parser.add_argument("--categories", default=None, help="Comma-separated categories (default: all).")
-    parser.add_argument("--set", dest="which", choices=["eval", "players", "all"], default="all",
-                        help="Which questions: search_eval.toml, card_questions.toml, or both.")
+    parser.add_argument("--set", dest="which", choices=["eval", "players", "r6", "all"], default="all",
+                        help="Which questions: search_eval.toml, card_questions.toml, card_questions_r6.toml, or all.")
     parser.add_argument("--lexical", action="store_true", help="Both systems without dense retrieval.")
     parser.add_argument("--misses", action="store_true", help="List the tuning card questions missed in the top 3.")
     args = parser.parse_args()
@@ -67,9 +70,11 @@ def main() -> None:
 
     path = db_path(args.db)
     conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
-    cases = [] if args.which == "players" else load_cases()
-    if args.which != "eval" and PLAYERS.exists():
+    cases = load_cases() if args.which in ("eval", "all") else []
+    if args.which in ("players", "all") and PLAYERS.exists():
         cases += load_card_questions()
+    if args.which in ("r6", "all") and PLAYERS_R6.exists():
+        cases += load_card_questions(PLAYERS_R6, "card players r6")
     if args.categories:
         wanted = set(args.categories.split(","))
         cases = [c for c in cases if c["category"] in wanted]
@@ -121,7 +126,7 @@ def main() -> None:
     for part in parts:
         print(f"== {part} part")
         print(f"{'category':<12} {'n':>4}  {'system':<14} {'top-3':>7} {'MRR@10':>7}")
-        for category in CATEGORIES + ["card players", "all"]:
+        for category in CATEGORIES + ["card players", "card players r6", "all"]:
             shown = False
             for name in systems:
                 rows = [(c, n) for c, n in results[name] if c["frozen"] == (part == "frozen")

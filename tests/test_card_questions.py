@@ -21,14 +21,16 @@ from kb.search.engine import answer  # noqa: E402
 from kb.sqlite import sqlite3  # noqa: E402
 
 QUESTIONS = ROOT / "tests" / "data" / "card_questions.toml"
+ROUND_6 = ROOT / "tests" / "data" / "card_questions_r6.toml"  # round 6's held-out set
 # Floors a little under what the lexical search measures over all 61 (README "Questions that name
-# cards"): 54.1 % with card recognition, 21.3 % without, in the same run (round 5).
+# cards"): 54.1 % with card recognition, 21.3 % without, in the same run (round 5; 59.0 % and 21.3 %
+# in round 6).
 WITH_CARDS_FLOOR = 0.45
 GAIN_FLOOR = 0.20
 
 
-def _questions() -> list[dict]:
-    with open(QUESTIONS, "rb") as f:
+def _questions(path: Path = QUESTIONS) -> list[dict]:
+    with open(path, "rb") as f:
         return tomllib.load(f)["query"]
 
 
@@ -53,10 +55,35 @@ def test_the_set_is_players_questions_with_their_sources_split_in_halves():
         assert not {r["q"] for r in rows} & {c["q"] for c in tomllib.load(f)["query"]}
 
 
-def test_every_card_named_is_a_card_and_every_expected_rule_is_in_the_newest_cr(conn):
+def test_round_6_is_a_new_held_out_set_split_by_its_seed():
+    """41 questions from sources the other sets did not use, none of theirs; parts as the file's
+    header says they were drawn: each language's indices shuffled with random.Random(20261206), the
+    first half (rounded up) tuning."""
+    import random
+
+    rows = _questions(ROUND_6)
+    assert len(rows) >= 40 and {r["lang"] for r in rows} == {"en", "ja"}
+    assert all(r["source"].startswith("http") and r["cards"] and r["expect"] and len(r["q"]) <= 400 for r in rows)
+    others = {r["q"] for r in _questions()}
+    for name in ("search_eval.toml", "search_eval_players.toml", "search_eval_players2.toml"):
+        with open(ROOT / "tests" / "data" / name, "rb") as f:
+            others |= {c["q"] for c in tomllib.load(f)["query"]}
+    assert not {r["q"] for r in rows} & others and len({r["q"] for r in rows}) == len(rows)
+    used = {r["source"] for r in _questions()}
+    assert not {r["source"] for r in rows} & used
+    rng = random.Random(20261206)
+    for lang in ("en", "ja"):
+        idx = [i for i, r in enumerate(rows) if r["lang"] == lang]
+        rng.shuffle(idx)
+        tuning = set(idx[:(len(idx) + 1) // 2])
+        assert all((rows[i]["part"] == "tuning") == (i in tuning) for i in idx)
+
+
+@pytest.mark.parametrize("path", [QUESTIONS, ROUND_6], ids=["round 4-5", "round 6"])
+def test_every_card_named_is_a_card_and_every_expected_rule_is_in_the_newest_cr(conn, path):
     newest = conn.execute("select max(release) from releases where lang = 'en' and completeness = 'whole'"
                           ).fetchone()[0]
-    for r in _questions():
+    for r in _questions(path):
         for name in r["cards"]:
             assert conn.execute("select 1 from cards where name_en = ?", [name]).fetchone(), name
         for number in r["expect"]:
@@ -64,18 +91,27 @@ def test_every_card_named_is_a_card_and_every_expected_rule_is_in_the_newest_cr(
                                 [newest, number]).fetchone(), (r["q"], number)
 
 
-def test_the_search_recognises_the_cards_each_question_names(conn):
+@pytest.mark.parametrize("path, misses", [
+    (QUESTIONS, 1),  # Ovinize, typed as a verb ("Ovinizing it in response")
+    (ROUND_6, 2),  # "Phyerxian Tyranny" (two letters swapped in a common-looking word), "Freyalise's +2"
+], ids=["round 4-5", "round 6"])
+def test_the_search_recognises_the_cards_each_question_names(conn, path, misses):
     index = card_names(conn)
     missed = []
-    for r in _questions():
+    for r in _questions(path):
         found = {m.name for m in index.find(r["q"])}
         if not set(r["cards"]) <= found:
             missed.append((r["q"], sorted(set(r["cards"]) - found)))
-    assert len(missed) <= 1, missed  # Ovinize, typed as a verb ("Ovinizing it in response"), is the one
+    assert len(missed) <= misses, missed
 
 
-def test_card_recognition_answers_players_questions_and_beats_the_search_without_it(conn):
-    rows = _questions()
+@pytest.mark.parametrize("path, floor, gain", [
+    (QUESTIONS, WITH_CARDS_FLOOR, GAIN_FLOOR),
+    # Round 6, all 41: 46.3 % with card recognition, 31.7 % without, lexical (README, round 6).
+    (ROUND_6, 0.40, 0.10),
+], ids=["round 4-5", "round 6"])
+def test_card_recognition_answers_players_questions_and_beats_the_search_without_it(conn, path, floor, gain):
+    rows = _questions(path)
     hits = {True: 0, False: 0}
     for r in rows:
         for cards in (True, False):
@@ -83,8 +119,8 @@ def test_card_recognition_answers_players_questions_and_beats_the_search_without
             rank = first_rank([g.number for g in groups], r["expect"])
             hits[cards] += bool(rank and rank <= 3)
     with_cards, without = hits[True] / len(rows), hits[False] / len(rows)
-    assert with_cards >= WITH_CARDS_FLOOR, (with_cards, without)
-    assert with_cards - without >= GAIN_FLOOR, (with_cards, without)
+    assert with_cards >= floor, (with_cards, without)
+    assert with_cards - without >= gain, (with_cards, without)
 
 
 def test_a_capitalised_word_starting_a_sentence_is_no_card_name(conn):

@@ -50,6 +50,12 @@ def named(names, query):
     ("《腥红之月》会影响约格莫夫之墓乌尔博格吗", ["Blood Moon", "Urborg, Tomb of Yawgmoth"]),  # Chinese
     ("does Fog prevent combat damage", ["Fog"]),  # a common word, capitalised inside the question
     ("[[Fog]] and trample", ["Fog"]), ('does "Shock" target', ["Shock"]),  # quoted
+    # Round 6: a Japanese name in 《》 with a slip (掠め取り for 掠め盗り), as a Q&A page printed it;
+    ("《帆凧の掠め取り》を戦場に出して能力が誘発した", ["Kitesail Freebooter"]),
+    ("「帆凧の掠め取り」と書いてある", []),  # 「」 quotes any text: only an exact name there
+    # a long name's first word after the card was named is that card again, not another of that word.
+    (("I control Vorinclex, Monstrous Raider and play Waking the Trolls, which starts at chapter II because of"
+      " Vorinclex."), ["Vorinclex, Monstrous Raider", "Waking the Trolls"]),
 ])
 def test_the_cards_a_query_names(names, query, cards):
     assert named(names, query) == cards
@@ -231,3 +237,53 @@ def test_in_a_browser_the_card_comes_first_and_opens_its_page(page, live_server,
     page.locator("section.kb-search-cards li > a").first.click()
     page.wait_for_selector("h1")
     assert "Blood Moon" in page.inner_text("h1")
+
+
+def _rules_of(conn, *cards):
+    from kb.search.card_rules import card_rule_candidates
+
+    newest = conn.execute("select max(release) from releases where lang = 'en' and completeness = 'whole'"
+                          ).fetchone()[0]
+    ids = [conn.execute("select id from cards where name_en = ?", [c]).fetchone()[0] for c in cards]
+    return [n for _, n, _ in card_rule_candidates(conn, ids, release=newest)]
+
+
+@pytest.mark.parametrize("card, rule", [
+    ("Test of Endurance", "104.2"),  # you win the game
+    ("Alter Reality", "612.1"),  # Change the text of target spell or permanent
+    ("Ruxa, Patient Professor", "510.1"),  # assign their combat damage as though they weren't blocked
+    ("Spellskite", "115.7"),  # Change the target of target spell or ability to Spellskite
+    ("Emrakul, the Promised End", "723.1"),  # gain control of target opponent during that player's next turn
+    ("Waking the Trolls", "714.2"),  # a Saga: its chapter abilities, not only its lore counters
+    ("Equilibrium", "400.3"),  # Return target creature to its owner's hand
+    ("Dimir Spybug", "701.25"),  # Whenever you surveil: a keyword action after two keyword abilities
+])
+def test_round_6_text_rules(conn, card, rule):
+    assert rule in _rules_of(conn, card)
+
+
+def test_each_named_card_has_its_first_rules_near_the_top(conn):
+    """Hero's Downfall's one rule (destroy) is not pushed out of the first four by Elspeth's many."""
+    assert "701.8" in _rules_of(conn, "Hero's Downfall", "Elspeth, Sun's Champion")[:4]
+    assert _rules_of(conn, "Elspeth, Sun's Champion")[0] == "606.3"  # alone, the card's own order
+
+
+def test_reminder_text_is_no_sign_of_a_rule(conn):
+    """Flashback's reminder "(You may cast this card from your graveyard …)" is no permission to cast
+    (601.3), shroud's "(They can't be the targets …)" no "can't" (101.2); the keywords' rules stay."""
+    assert "601.3" not in _rules_of(conn, "Alter Reality") and "702.34" in _rules_of(conn, "Alter Reality")
+    assert "101.2" not in _rules_of(conn, "Crystalline Sliver") and "702.18" in _rules_of(conn, "Crystalline Sliver")
+
+
+def test_the_card_ranking_weighs_less_when_the_question_asks_about_other_rules(conn):
+    from kb.search.card_rules import FOCUS_FLOOR, card_ranking
+    from kb.search.query import read_query
+
+    newest = conn.execute("select max(release) from releases where lang = 'en' and completeness = 'whole'"
+                          ).fetchone()[0]
+    ids = [conn.execute("select id from cards where name_en = 'Yasova Dragonclaw'").fetchone()[0]]
+    _, about = card_ranking(conn, ids, release=newest, plan=read_query("does her trample damage go through"))
+    _, elsewhere = card_ranking(conn, ids, release=newest,
+                                plan=read_query("how many cards do I draw in my draw step in multiplayer"))
+    _, nothing = card_ranking(conn, ids, release=newest, plan=read_query(""))
+    assert about == 1.0 == nothing and FOCUS_FLOOR <= elsewhere < about

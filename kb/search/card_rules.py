@@ -14,6 +14,11 @@ the newest English release that a question about them most likely needs:
 4. its first keyword actions (``card_keywords``: Exert → 701.43);
 5. last, weak signs: a legendary card's legend rule (704.5).
 
+Several cards: each card's list is taken in turns, tier by tier. Reminder text
+is no sign (the keyword's rule stands for it). With a question, its words
+choose among the rules (:func:`blend`) and say how much the card's ranking
+weighs in the search (:func:`card_ranking`).
+
 The rules the card's rulings apply (``card_ruling_rules``) were tried as a
 fifth source and left out: on the tuning part of the evaluation they found
 no more answers and ranked them lower (bench/bench_card_search.py).
@@ -93,6 +98,13 @@ TEXT_RULES: tuple[TextRule, ...] = (
     TextRule(r"\bcan't be activated\b|\babilities can't\b|\bActivate only\b", "602.5",
              "prohibited from being activated"),
     TextRule(r"\bcan't lose the game\b|\bcan't win the game\b", "104.3", "ways to lose the game"),
+    TextRule(r"\bwins? the game\b", "104.2", "ways to win the game"),
+    TextRule(r"\b[Cc]hange the text of\b|\breplacing all instances of\b", "612.1", "change an object's text"),
+    TextRule(r"\bassigns? (?:its |their )?combat damage\b|\bas though (?:it|they) weren't blocked\b", "510.1",
+             "assigns its combat damage"),
+    TextRule(r"\b[Cc]hange (?:the|a) targets? of\b|\bchoose new targets\b", "115.7", "change the target"),
+    TextRule(r"\bgain control of target (?:player|opponent)\b|\bcontrol (?:target )?(?:player|opponent) during\b",
+             "723.1", "control another player"),
     TextRule(r"\bextra turn\b", "500.7", "extra turns"),
     TextRule(r"\bplay an additional land\b|\bplay lands from\b", "305.2", "play one land"),
     TextRule(r"\bChoose (?:one|two|one or more)\b", "700.2", "modal"),
@@ -117,12 +129,15 @@ TEXT_RULES: tuple[TextRule, ...] = (
     TextRule(r"\bcreate[s]?\b[^.]*\bcreature tokens?\b|\btoken that's a copy\b|\btoken copy\b", "302.6",
              "continuously since their most recent turn began", also=True),
     TextRule(r"\beach (?:player|opponent)\b", "101.4", "active player", also=True),
+    TextRule(r"\b(?:its|their) owners?'s? (?:hand|library|graveyard)s?\b", "400.3",
+             "other than its owner", also=True),
     TextRule(r"\b(?:gets?|put) -\d+/-\d+|-1/-1 counters?", "704.5", "toughness 0", also=True),
     TextRule(r"type:\bLegendary\b", "704.5", "legendary permanents with the same name", last=True),
     TextRule(r"type:\bAura\b", "303.4", "Aura"),
     TextRule(r"\bAura\b", "303.4", "Aura"),
     TextRule(r"type:\bEquipment\b", "301.5", "Equipment"),
     TextRule(r"type:\bVehicle\b", "301.7", "Vehicle"),
+    TextRule(r"type:\bSaga\b", "714.2", "chapter ability"),
     TextRule(r"type:\bSaga\b", "714.4", "lore counters"),
     TextRule(r"type:\bPlaneswalker\b", "606.3", "loyalty ability of a permanent"),
     TextRule(r"type:\bBattle\b", "310.1", "battle"),
@@ -140,6 +155,11 @@ PRIOR_K = 2.0  # the card's own order: 1 / (PRIOR_K + position), position 0 the 
 ASKED_K = 2.0  # the question's order: ASKED_WEIGHT / (ASKED_K + rank), rank 1 the rule its words find first
 UNASKED_KEYWORD = 0.3  # the card's order's weight for a keyword ability the question doesn't name
 ASKED_WEIGHT = 2.0  # the question weighs twice what the card says: among its rules, the one asked about
+# How well the question's words find a card's rule, as a share of how well they find the CR's best rule
+# for them (bm25 of the search index): the card's ranking weighs best / FOCUS_SHARE of its weight, at least
+# FOCUS_FLOOR. (Dropping the matches under a third of the best, too, lost a question of the tuning half.)
+FOCUS_SHARE = 0.6
+FOCUS_FLOOR = 0.25
 
 
 def card_rules(conn, card_ids: list[int], *, release: str | None, plan=None,
@@ -151,9 +171,23 @@ def card_rules(conn, card_ids: list[int], *, release: str | None, plan=None,
     the card touches are blended (:func:`blend`) with the rank at which the question's own words
     find each of them (:func:`asked_ranks`), so that a question about a card's trigger and the stack
     gets the stack's rule of the card's, not its keyword's."""
+    return card_ranking(conn, card_ids, release=release, plan=plan, limit=limit)[0]
+
+
+def card_ranking(conn, card_ids: list[int], *, release: str | None, plan=None,
+                 limit: int = MAX_RULES) -> tuple[list[tuple[str, str, str]], float]:
+    """:func:`card_rules` and how much the question is about them: 1.0 when its words find one of
+    the card's rules about as well as any rule of the CR (or it has no words of its own: "What
+    happens?"), down to :data:`FOCUS_FLOOR` when its words find none of them nearly as well as some
+    other rule (a question that names Yasova Dragonclaw and asks how many cards a player draws in the
+    draw step). The search weighs the card's ranking by it."""
     candidates = card_rule_candidates(conn, card_ids, release=release)
+    focus = 1.0
     if plan is not None and candidates:
-        ranks = asked_ranks(conn, plan, [n for _, n, _ in candidates], release=release)
+        ranks, strength = asked_strengths(conn, plan, [n for _, n, _ in candidates], release=release)
+        if strength is not None:
+            best = max(strength.values(), default=0.0)
+            focus = max(FOCUS_FLOOR, min(1.0, best / FOCUS_SHARE))
         named = _words_asked(plan)
         # A keyword ability is asked about when the question names it ("does trample …"); its rule's
         # text matching the question's other words ("creature", "damage") says nothing, and an unasked
@@ -164,7 +198,7 @@ def card_rules(conn, card_ids: list[int], *, release: str | None, plan=None,
         priors = [UNASKED_KEYWORD if why.startswith("keyword ") and a is None else 1.0
                   for (_, _, why), a in zip(candidates, asked)]
         candidates = blend(candidates, asked, priors)
-    return candidates[:limit]
+    return candidates[:limit], focus
 
 
 def _words_asked(plan) -> str:
@@ -192,63 +226,77 @@ def blend(candidates: list, ranks: list[int | None], priors: list[float] | None 
 
 
 def card_rule_candidates(conn, card_ids: list[int], *, release: str | None) -> list[tuple[str, str, str]]:
-    """Every rule the cards' text points to, in the card's order (module docstring), unblended."""
+    """Every rule the cards' text points to, in the card's order (module docstring), unblended.
+
+    With several cards, each card's list is taken in turns, tier by tier (what the cards are and do,
+    then what questions about such text turn on, then weak signs): the first card's long list does not
+    fill the first places before the second card's first rule ("I cast Hero's Downfall on an Elspeth,
+    Sun's Champion": destroy, 701.8, beside the planeswalker's rules)."""
     if not card_ids or release is None:
         return []
     tables = _tables(conn)
-    out: list[tuple[str, str, str]] = []
-    seen: set[str] = set()
-
-    def add(number: str | None, why: str):
-        number = _numbered(number)
-        if number and number not in seen:
-            seen.add(number)
-            out.append((release, number, why))
-
     per_card = []
     for card_id in card_ids:
         row = conn.execute("select name_en, type_line, text, faces_text, power, toughness, layout from cards"
                            " where id = ?", [card_id]).fetchone()
         if row:
             per_card.append((card_id, row))
-    keywords: list[tuple[str, str]] = []
+    keywords: dict[int, list[tuple[str, str]]] = {}
     if "card_keywords" in tables and per_card:
         marks = ",".join("?" * len(per_card))
-        keywords = conn.execute(
-            f"select number, keyword from card_keywords where card_id in ({marks}) and number is not null"
-            f" order by card_id, id", [c for c, _ in per_card]).fetchall()
-    # 1. What the card is: its layout (an Adventure, a split card) and type line (an Aura, legendary).
-    for _, (name, type_line, text, faces_text, power, toughness, layout) in per_card:
-        if layout in LAYOUT_RULES:
-            add(LAYOUT_RULES[layout][0], LAYOUT_RULES[layout][1])
-        for regex, rule in _COMPILED:
-            if rule.pattern.startswith("type:") and not rule.last and regex.search(type_line or ""):
-                add(rule.number, rule.title)
-        if "*" in f"{power or ''}{toughness or ''}":
-            add(CDA[0], CDA[1])
-    # 2. Its keyword abilities (702), in the order the text has them.
-    for number, keyword in keywords:
-        if number.startswith("702."):
-            add(number, f"keyword {keyword}")
-    # 3. What its text does; then what questions about such text turn on.
-    bodies = [(text or "") + "\n" + (faces_text or "") for _, (_n, _t, text, faces_text, *_r) in per_card]
-    for also in (False, True):
-        for body in bodies:
-            for regex, rule in _COMPILED:
-                if rule.also == also and not rule.pattern.startswith("type:") and regex.search(body):
-                    add(rule.number, rule.title)
-        if not also:
-            # 4. Its first keyword actions (701: exile, sacrifice, search), the least telling: a question
-            # that names one finds its rule by the word anyway.
-            for number, keyword in keywords[:KEYWORD_ACTIONS]:
-                if not number.startswith("702."):
-                    add(number, f"keyword action {keyword}")
-    # 5. Weak signs: being legendary says little of what is asked about a card.
-    for _, (name, type_line, *_rest) in per_card:
-        for regex, rule in _COMPILED:
-            if rule.last and regex.search(type_line or ""):
-                add(rule.number, rule.title)
+        for card_id, number, keyword in conn.execute(
+                f"select card_id, number, keyword from card_keywords where card_id in ({marks})"
+                f" and number is not null order by card_id, id", [c for c, _ in per_card]):
+            keywords.setdefault(card_id, []).append((number, keyword))
+    tiers = [_card_tiers(row, keywords.get(card_id, [])) for card_id, row in per_card]
+    out: list[tuple[str, str, str]] = []
+    seen: set[str] = set()
+    for tier in range(3):
+        lists = [t[tier] for t in tiers]
+        for i in range(max((len(x) for x in lists), default=0)):
+            for x in lists:
+                if i < len(x):
+                    number = _numbered(x[i][0])
+                    if number and number not in seen:
+                        seen.add(number)
+                        out.append((release, number, x[i][1]))
     return out
+
+
+def _card_tiers(row, keywords: list[tuple[str, str]]) -> tuple[list, list, list]:
+    """One card's (number, why) lists: what it is and does; what questions about it turn on; weak signs."""
+    _name, type_line, text, faces_text, power, toughness, layout = row
+    own: list[tuple[str, str]] = []
+    # 1. What the card is: its layout (an Adventure, a split card) and type line (an Aura, legendary).
+    if layout in LAYOUT_RULES:
+        own.append(LAYOUT_RULES[layout])
+    for regex, rule in _COMPILED:
+        if rule.pattern.startswith("type:") and not rule.last and regex.search(type_line or ""):
+            own.append((rule.number, rule.title))
+    if "*" in f"{power or ''}{toughness or ''}":
+        own.append(CDA)
+    # 2. Its keyword abilities (702), in the order the text has them.
+    own += [(number, f"keyword {keyword}") for number, keyword in keywords if number.startswith("702.")]
+    # 3. What its text does; 4. its first keyword actions (701: exile, sacrifice, search), the least
+    # telling: a question that names one finds its rule by the word anyway.
+    body = _REMINDER.sub("", (text or "") + "\n" + (faces_text or ""))
+    own += [(r.number, r.title) for regex, r in _COMPILED
+            if not r.also and not r.pattern.startswith("type:") and regex.search(body)]
+    # (the first actions, not the first keywords: Dimir Spybug's flying and menace left its surveil out)
+    own += [(number, f"keyword action {keyword}") for number, keyword in
+            [k for k in keywords if not k[0].startswith("702.")][:KEYWORD_ACTIONS]]
+    # Then what questions about such text turn on.
+    also = [(r.number, r.title) for regex, r in _COMPILED
+            if r.also and not r.pattern.startswith("type:") and regex.search(body)]
+    # 5. Weak signs: being legendary says little of what is asked about a card.
+    weak = [(r.number, r.title) for regex, r in _COMPILED if r.last and regex.search(type_line or "")]
+    return own, also, weak
+
+
+# Reminder text restates a keyword, whose own rule the card's keywords already give: "(You may cast this
+# card from your graveyard …)" is flashback's, not a permission to cast (601.3); "(They can't be the
+# targets …)" is shroud's, not a "can't" of the card (101.2).
+_REMINDER = re.compile(r"\s*\([^()]*\)")
 
 
 def _numbered(number: str | None) -> str | None:
@@ -283,6 +331,19 @@ order by rank
 
 
 def asked_ranks(conn, plan, numbers: list[str], *, release: str) -> dict[str, int]:
+    """{number: rank}: :func:`asked_strengths`' ranks."""
+    return asked_strengths(conn, plan, numbers, release=release)[0]
+
+
+_BEST_SQL = """
+select bm25({fts}) as rank from {fts} join search_current s on s.id = {fts}.rowid
+where {fts} match :query and s.lang = :lang and s.release = :release and s.kind in ('rule', 'example')
+order by rank limit 1
+"""
+
+
+def asked_strengths(conn, plan, numbers: list[str], *, release: str
+                    ) -> tuple[dict[str, int], dict[str, float] | None]:
     """{number: rank} of the rules ``numbers`` (numbered rules of the English ``release``) by how
     well the question's own words (``plan.terms``, the card names' words already dropped) match
     their text and their subrules' and examples', in English and in Japanese (through the rule
@@ -293,8 +354,9 @@ def asked_ranks(conn, plan, numbers: list[str], *, release: str) -> dict[str, in
     from .lexical import match_expression
 
     if not numbers or "search_current" not in _tables(conn):
-        return {}
+        return {}, None
     best: dict[str, int] = {}
+    strength: dict[str, float] | None = None
     for lang in ("en", "ja"):
         expression = match_expression(plan, lang)
         if not expression:
@@ -314,7 +376,18 @@ def asked_ranks(conn, plan, numbers: list[str], *, release: str) -> dict[str, in
             en = back.get(number)
             if en and rank < best.get(en, 10 ** 6):
                 best[en] = rank
-    return best
+        # The share of the CR's best match, in the language whose words the question has most of.
+        top = (conn.execute(_BEST_SQL.format(fts=fts), {"query": expression, "lang": lang, "release": target}
+                            ).fetchone() or [None])[0]
+        if top and top < 0:
+            shares: dict[str, float] = {}
+            for number, score in rows:
+                en = back.get(number)
+                if en:
+                    shares[en] = max(shares.get(en, 0.0), score / top)
+            if strength is None or lang in plan.languages:
+                strength = shares
+    return best, strength
 
 
 def _counterparts(conn, numbers: list[str], release: str, lang: str) -> tuple[str | None, dict[str, str]]:

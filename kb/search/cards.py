@@ -53,6 +53,8 @@ COMMON_ZIPF = 3.0  # wordfreq's Zipf scale: 3 is a word used once per million wo
 FUZZY_SCORE = 88  # rapidfuzz ratio (0-100) a typed name must reach to stand for a card's name
 MIN_FUZZY = 6  # characters: a shorter name is only ever recognised as typed
 MIN_CJK = 5  # characters: a shorter Japanese or Chinese name only in 《》, 「」 or 【】 (as Q&A writes them)
+CJK_FUZZY_SCORE = 80  # rapidfuzz ratio a name in 《》 must reach to stand for a Japanese or Chinese name
+MIN_CJK_FUZZY = 5  # characters: a shorter name in 《》 is only ever recognised as typed (4 with one slip: 75)
 PARTIAL_MIN = 5  # letters: the distinctive first word of a long name, alone ("Urborg")
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
@@ -152,11 +154,16 @@ def _without_back_references(found: list[CardMention]) -> list[CardMention]:
     >>> b = CardMention(2, "Shapeshifter", "Shapeshifter", "en", "exact", 100.0, 60, 72)
     >>> [m.name for m in _without_back_references([a, b])]
     ['Unstable Shapeshifter']
+    >>> c = CardMention(3, "Vorinclex, Voice of Hunger", "Vorinclex", "en", "partial", 100.0, 80, 89)
+    >>> d = CardMention(4, "Vorinclex, Monstrous Raider", "Vorinclex, Monstrous Raider", "en", "exact", 100.0, 10, 37)
+    >>> [m.name for m in _without_back_references([d, c])]
+    ['Vorinclex, Monstrous Raider']
     """
     out = []
     for m in found:
         typed = name_words(m.typed)
-        if m.how == "exact" and len(typed) == 1 and any(
+        # "partial" too: "Vorinclex, Monstrous Raider … because of Vorinclex" is not Vorinclex, Voice of Hunger.
+        if m.how in ("exact", "partial") and len(typed) == 1 and any(
                 o.end <= m.start and len(name_words(o.name)) > 1 and typed[0] in name_words(o.name) for o in found):
             continue
         out.append(m)
@@ -172,6 +179,7 @@ class CardNames:
     quoted_only: set = field(default_factory=set, repr=False)  # folded names recognised only when quoted
     card_names: dict = field(default_factory=dict, repr=False)  # card_id → English name
     printings: dict = field(default_factory=dict, repr=False)  # card_id → printings (which name a word means)
+    set_names: set = field(default_factory=set, repr=False)  # folded names of sets ("torment", "visions")
 
     def __post_init__(self):
         self.known_words: dict[str, bool] = {}  # word → whether it misspells a word of the rules
@@ -214,6 +222,9 @@ class CardNames:
                 self.first_word[first] = ranked[0]
         # The lengths of the Japanese and Chinese names long enough to count unquoted, longest first.
         self.cjk_lengths = sorted({len(k) for k in self.cjk if len(k) >= MIN_CJK}, reverse=True)
+        self.cjk_by_length: dict[int, list[str]] = {}  # for a name in 《》 typed with a slip
+        for k in self.cjk:
+            self.cjk_by_length.setdefault(len(k), []).append(k)
 
     def is_rare(self, word: str) -> bool:
         return len(word) >= 3 and word not in self.common and not word.isdigit()
@@ -243,7 +254,7 @@ class CardNames:
 
         for match in _QUOTED.finditer(query):
             inner = next(g for g in match.groups() if g is not None)
-            add(self._quoted(inner.strip(), match.start(), match.end()))
+            add(self._quoted(inner.strip(), match.start(), match.end(), bracket=match.group(0)[0]))
         add_all = [self._cjk_scan(query, taken)]
         for ms in add_all:
             for m in ms:
@@ -251,18 +262,40 @@ class CardNames:
         for m in self._latin_scan(query, taken, known):
             add(m)
         found.sort(key=lambda m: m.start)
-        return _without_back_references(found)[:limit]
+        return _without_back_references(self._without_set_names(query, found))[:limit]
+
+    def _without_set_names(self, query: str, found: list[CardMention]) -> list[CardMention]:
+        """Drop a name in parentheses that is also a set's: players write the set after a card
+        ("an Alter Reality (Torment)"), and Torment, Visions or Onslaught is then no card named.
+
+        >>> n = CardNames([("alter reality", "Alter Reality", "en", 1, "card"), ("torment", "Torment", "en", 2, "card")],
+        ...               set_names={"torment"})
+        >>> [m.name for m in n.find("Can I use an Alter Reality (Torment) on it")], [m.name for m in n.find("is Torment an Aura")]
+        (['Alter Reality'], ['Torment'])
+        """
+        def in_parentheses(m: CardMention) -> bool:
+            return query[:m.start].rstrip().endswith("(") and query[m.end:].lstrip().startswith(")")
+
+        return [m for m in found if m.how == "quoted" or not in_parentheses(m)
+                or " ".join(name_words(m.typed)) not in self.set_names]
 
     def _mention(self, entry: _Entry, typed: str, how: str, score: float, start: int, end: int) -> CardMention:
         return CardMention(entry.card_id, self.card_names.get(entry.card_id) or entry.alias, typed, entry.lang,
                            how, score, start, end)
 
-    def _quoted(self, inner: str, start: int, end: int) -> CardMention | None:
+    def _quoted(self, inner: str, start: int, end: int, bracket: str = "") -> CardMention | None:
         if _CJK.search(inner):
             key = fold_cjk(inner).replace(" ", "").replace("・", "")
             entry = self.cjk.get(key)
             if entry:
                 return self._mention(entry, inner, "quoted", 100.0, start, end)
+            # 《》 is the card-name bracket of Japanese Q&A: a name in it typed with a slip
+            # (《帆凧の掠め取り》 for 帆凧の掠め盗り) is still a card's; 「」 quotes any text, so never there.
+            if bracket == "《" and len(key) >= MIN_CJK_FUZZY:
+                best = self._cjk_fuzzy(key)
+                if best:
+                    entry, score = best
+                    return self._mention(entry, inner, "typo", score, start, end)
             return None
         words = name_words(inner)
         entry = self.latin.get(words)
@@ -274,6 +307,19 @@ class CardNames:
                 entry, score = best
                 return self._mention(entry, inner, "typo", score, start, end)
         return None
+
+    def _cjk_fuzzy(self, key: str) -> tuple[_Entry, float] | None:
+        """The Japanese or Chinese name closest to ``key`` among those of about its length.
+
+        >>> n = CardNames([("帆凧の掠め盗り", "帆凧の掠め盗り", "ja", 1, "card"), ("霊気の薬瓶", "霊気の薬瓶", "ja", 2, "card")])
+        >>> n._cjk_fuzzy("帆凧の掠め取り")[0].card_id, n._cjk_fuzzy("帆船の大砲")
+        (1, None)
+        """
+        from rapidfuzz import fuzz, process
+
+        names = [k for n in (len(key) - 1, len(key), len(key) + 1) for k in self.cjk_by_length.get(n, ())]
+        hit = process.extractOne(key, names, scorer=fuzz.ratio, score_cutoff=CJK_FUZZY_SCORE)
+        return (self.cjk[hit[0]], hit[1]) if hit else None
 
     def _cjk_scan(self, query: str, taken) -> list[CardMention]:
         out = []
@@ -488,7 +534,10 @@ def _build(conn) -> CardNames:
     words = {w for _, alias, _, _, _ in rows if alias and not _CJK.search(alias) for w in name_words(alias)}
     common = _common_words(conn, words)
     quoted_only = _quoted_only(conn)
-    index = CardNames(rows, common=common, quoted_only=quoted_only, printings=printings)
+    sets = set()
+    if conn.execute("select 1 from sqlite_master where name = 'card_sets'").fetchone():
+        sets = {" ".join(name_words(n)) for (n,) in conn.execute("select name from card_sets") if n}
+    index = CardNames(rows, common=common, quoted_only=quoted_only, printings=printings, set_names=sets)
     index.card_names.update(names)
     return index
 

@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 from . import dense as dense_module
 from . import warm
-from .card_rules import card_rules
+from .card_rules import card_ranking
 from .cards import CardMention
 from .fts import MARK_END, MARK_START, KeywordNames, english_key
 from .fusion import rrf_scores
@@ -352,10 +352,10 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
                 weights.append(_dense_weight(plan))
                 result.mode = "hybrid" if result.mode != "number" else "number"
         if mentions and release is None:  # the card's rules are numbers of the newest release
-            pointed = _card_order(conn, mentions, plan, by_key, section)
+            pointed, focus = _card_order(conn, mentions, plan, by_key, section)
             if pointed:
                 rankings.append(pointed)
-                weights.append(CARD_WEIGHT)
+                weights.append(CARD_WEIGHT * focus)  # less when the question's words ask about other rules
         scores = rrf_scores(rankings, weights=weights)
         order = _specific_first(sorted(scores, key=lambda key: -scores[key]), by_key)
         if definitions:
@@ -395,19 +395,20 @@ def _drop_card_words(plan: QueryPlan, mentions: list[CardMention]) -> None:
     plan.terms = [t for t in plan.terms if not of_a_name(t)]
 
 
-def _card_order(conn, mentions: list[CardMention], plan: QueryPlan, by_key: dict, section: str | None) -> list:
-    """The rules the named cards' text points to, the question's words choosing among them
-    (:func:`.card_rules.card_rules`)."""
+def _card_order(conn, mentions: list[CardMention], plan: QueryPlan, by_key: dict, section: str | None
+                ) -> tuple[list, float]:
+    """The rules the named cards' text points to, the question's words choosing among them, and how
+    much the question is about them (:func:`.card_rules.card_ranking`)."""
     newest = _newest(conn, "en")
     # "Urborg" is a card of its own and the word most who type it mean Urborg, Tomb of Yawgmoth by:
     # both are shown, the rules are the latter's.
     ids = [m.card_id for m in mentions
            if not (m.how == "exact" and any(o.how == "partial" and o.start == m.start for o in mentions))]
-    pointed = card_rules(conn, ids, release=newest, plan=plan)
+    pointed, focus = card_ranking(conn, ids, release=newest, plan=plan)
     if section:
         pointed = [p for p in pointed if p[1] == section or p[1].startswith(section)]
     hits = [LexicalHit(None, "rule", rel, "en", number, None, "", float(i)) for i, (rel, number, _) in enumerate(pointed)]
-    return _group_order(conn, hits, by_key, "card") if hits else []
+    return (_group_order(conn, hits, by_key, "card") if hits else []), focus
 
 
 def _cards_shown(conn, mentions: list[CardMention]) -> list[dict]:
