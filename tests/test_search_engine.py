@@ -209,3 +209,12 @@ def test_japanese_boost_phrases_lose_their_leading_demonstrative():
     phrases = [t.phrase for t in plan.terms if t.origin == "phrase"]
     assert {"タップ 状態", "クリーチャー カード"} <= set(phrases), phrases
     assert not {"其の", "此の"} & set(_all_words(plan))
+
+
+@pytest.mark.parametrize("query", ["which spell resolves first", "どちらが先に解決する？"])
+def test_what_resolves_first_is_the_order_of_the_stack(conn, query):
+    """Players ask the stack's order by what resolves first; the rules say "the top (last-added)
+    spell or ability on the stack resolves" (405.5, 608.1) and "will resolve first" (117.7)."""
+    result = answer(conn, query, dense=False)
+    assert any(t.origin == "alias" and t.lang == "en" and t.phrase == "top of the stack" for t in result.plan.terms)
+    assert {"405.5", "608.1", "117.7"} & set(numbers(result)[:3]), numbers(result)
