@@ -211,6 +211,14 @@ def test_japanese_boost_phrases_lose_their_leading_demonstrative():
     assert not {"其の", "此の"} & set(_all_words(plan))
 
 
+def test_a_japanese_run_of_question_words_alone_is_no_boost_phrase():
+    # どうやって is どう (an adverb) and 遣る (a light verb): dropped as words, and no phrase either.
+    plan = read_query("これってどうやって使うの? 誰か教えて!")
+    phrases = [t.phrase for t in plan.terms if t.origin == "phrase"]
+    assert "どう 遣る" not in phrases and not {"どう", "遣る"} & set(_all_words(plan)), plan.terms
+    assert "使う" in [t.phrase for t in plan.words]
+
+
 @pytest.mark.parametrize("query", ["which spell resolves first", "どちらが先に解決する？"])
 def test_what_resolves_first_is_the_order_of_the_stack(conn, query):
     """Players ask the stack's order by what resolves first; the rules say "the top (last-added)
