@@ -226,3 +226,19 @@ def test_what_resolves_first_is_the_order_of_the_stack(conn, query):
     result = answer(conn, query, dense=False)
     assert any(t.origin == "alias" and t.lang == "en" and t.phrase == "top of the stack" for t in result.plan.terms)
     assert {"405.5", "608.1", "117.7"} & set(numbers(result)[:3]), numbers(result)
+
+
+@pytest.mark.parametrize("query", ["what happens to my aura when the creature dies",
+                                   "オーラがついたクリーチャーが破壊されたらオーラは？"])
+def test_an_aura_whose_creature_leaves_is_the_state_based_action(conn, query):
+    """An alias of two words ("aura" with "dies"): what happens to what was attached is 704.5m,
+    which says neither word the player typed but "not attached"."""
+    result = answer(conn, query, dense=False)
+    assert any(t.origin == "alias" and t.phrase == "not attached" for t in result.plan.terms)
+    assert "704.5" in numbers(result)[:3], numbers(result)
+
+
+def test_a_paired_alias_needs_both_of_its_words(conn):
+    for query in ("what does an aura do", "when does a creature die"):
+        assert not any(t.origin == "alias" and t.phrase == "not attached"
+                       for t in answer(conn, query, dense=False).plan.terms), query

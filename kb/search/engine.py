@@ -138,9 +138,12 @@ def aliases_from_db(conn) -> AliasTable:
         return cached[1]
     table = AliasTable([])
     if conn.execute("select 1 from sqlite_master where name = 'search_aliases'").fetchone():
+        columns = {r[1] for r in conn.execute("pragma table_info(search_aliases)")}
+        paired = "with_words" if "with_words" in columns else "'[]'"  # a database built before round 6
         table = AliasTable([Alias(tuple(json.loads(w)), tuple(json.loads(en)), tuple(json.loads(ja)),
-                                  tuple(json.loads(no)))
-                            for w, en, ja, no in conn.execute("select words, en, ja, not_senses from search_aliases")])
+                                  tuple(json.loads(no)), tuple(json.loads(wi or "[]")))
+                            for w, en, ja, no, wi in conn.execute(
+                                f"select words, en, ja, not_senses, {paired} from search_aliases")])
     if path:
         _ALIASES[path] = (stamp, table)
     return table

@@ -101,6 +101,9 @@ class Alias:
     en: tuple[str, ...]
     ja: tuple[str, ...]
     not_: tuple[str, ...] = ()
+    # An idea players write with two words, neither enough alone: the alias applies only when
+    # the query also has one of these ("aura" with "dies": what happens to what was attached).
+    with_: tuple[str, ...] = ()
 
 
 class AliasTable:
@@ -109,10 +112,31 @@ class AliasTable:
     def __init__(self, aliases: list[Alias]):
         self.aliases = aliases
         self.by_word: dict[str, Alias] = {}
+        self.paired = [a for a in aliases if a.with_]
         for alias in aliases:
+            if alias.with_:
+                continue
             for w in alias.words:
                 self.by_word[_alias_key(w)] = alias
         self.longest = max((len(k.split()) for k in self.by_word), default=0)
+
+    def pairs_in(self, text: str) -> list[tuple[str, Alias]]:
+        """The paired aliases ``text`` has both halves of, each with the word that matched:
+        English words by their stems (dies, died; leaves, leave), other scripts as typed."""
+        stems = set(english_stems(english_key(text)))
+        compact = normalize_query(text).replace(" ", "")
+
+        def has(word: str) -> bool:
+            if detect(word):
+                return normalize_query(word).replace(" ", "") in compact
+            return bool(english_stems(english_key(word))) and set(english_stems(english_key(word))) <= stems
+
+        out = []
+        for alias in self.paired:
+            word = next((w for w in alias.words if has(w)), None)
+            if word and any(has(w) for w in alias.with_):
+                out.append((word, alias))
+        return out
 
     def find(self, key: str) -> Alias | None:
         return self.by_word.get(key)
@@ -157,6 +181,8 @@ def read_query(query: str, *, names: KeywordNames | None = None, aliases: AliasT
             _read_english(chunk, plan, terms, names, aliases, excluded)
         else:
             _read_segmented(chunk_lang, chunk, plan, terms, names, aliases)
+    for word, alias in aliases.pairs_in(text):
+        _add_alias(alias, word, terms)
     terms = [t for t in terms if t.phrase not in excluded]
     plan.excluded = excluded
     if vocabulary is not None:
