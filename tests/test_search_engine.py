@@ -242,3 +242,20 @@ def test_a_paired_alias_needs_both_of_its_words(conn):
     for query in ("what does an aura do", "when does a creature die"):
         assert not any(t.origin == "alias" and t.phrase == "not attached"
                        for t in answer(conn, query, dense=False).plan.terms), query
+
+
+@pytest.mark.parametrize("query, alias", [
+    ("my life total is 0, did I lose", "0 or less life"), ("ライフが0になったら負け？", "0 or less life"),
+    ("what if I draw from an empty library", "library with no cards"),
+    ("デッキが0枚で引けなくなったら？", "library with no cards"),
+])
+def test_losing_at_0_life_or_from_an_empty_library_is_the_state_based_action(conn, query, alias):
+    result = answer(conn, query, dense=False)
+    assert any(t.origin == "alias" and t.phrase == alias for t in result.plan.terms)
+    assert "704.5" in numbers(result)[:3], numbers(result)
+
+
+def test_who_goes_first_is_not_the_order_of_the_stack(conn):
+    # "goes first" is the starting player as often as the stack: no alias reads it as either.
+    result = answer(conn, "who decides who goes first", dense=False)
+    assert not any(t.origin == "alias" for t in result.plan.terms)
