@@ -259,3 +259,17 @@ def test_who_goes_first_is_not_the_order_of_the_stack(conn):
     # "goes first" is the starting player as often as the stack: no alias reads it as either.
     result = answer(conn, "who decides who goes first", dense=False)
     assert not any(t.origin == "alias" for t in result.plan.terms)
+
+
+@pytest.mark.parametrize("query, alias, number", [
+    ("can a token be returned to my hand", "ceases to exist", "111.7"),
+    ("トークンを追放したらどうなる？", "ceases to exist", "111.7"),
+    ("two abilities trigger at the same time: who orders them", "APNAP order", "603.3"),
+    ("同時に誘発した2つの能力の順番は？", "APNAP order", "603.3"),
+    ("my commander died, where does it go", "command zone", "903.9"),
+    ("統率者が追放されたら？", "command zone", "903.9"),
+])
+def test_paired_aliases_find_the_rule_neither_word_names(conn, query, alias, number):
+    result = answer(conn, query, dense=False)
+    assert any(t.origin == "alias" and t.phrase == alias for t in result.plan.terms)
+    assert number in numbers(result)[:3], numbers(result)
