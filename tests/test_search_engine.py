@@ -273,3 +273,22 @@ def test_paired_aliases_find_the_rule_neither_word_names(conn, query, alias, num
     result = answer(conn, query, dense=False)
     assert any(t.origin == "alias" and t.phrase == alias for t in result.plan.terms)
     assert number in numbers(result)[:3], numbers(result)
+
+
+@pytest.mark.parametrize("query, alias, number", [
+    ("can the game end in a draw", "the game is a draw", "104.4"),
+    ("we both lost at the same time, who wins", "the game is a draw", "104.4"),
+    ("does damage wear off at the end of the turn", "damage marked on permanents", "514.2"),
+    ("can my tapped creature still block", "must be untapped", "509.1"),
+    ("two replacement effects apply: who chooses the order", "chooses one to apply", "616.1"),
+])
+def test_more_ideas_written_with_words_the_rules_do_not_use(conn, query, alias, number):
+    result = answer(conn, query, dense=False)
+    assert any(t.origin == "alias" and t.phrase == alias for t in result.plan.terms)
+    assert number in numbers(result)[:3], numbers(result)
+
+
+def test_a_drawn_game_is_not_drawing_a_card(conn):
+    result = answer(conn, "can the game end in a draw", dense=False)
+    assert "引き分け" in [t.phrase for t in result.plan.terms]
+    assert "引き分け" not in result.plan.excluded
