@@ -292,3 +292,15 @@ def test_a_drawn_game_is_not_drawing_a_card(conn):
     result = answer(conn, "can the game end in a draw", dense=False)
     assert "引き分け" in [t.phrase for t in result.plan.terms]
     assert "引き分け" not in result.plan.excluded
+
+
+@pytest.mark.parametrize("query, alias, number", [
+    ("can I cast a sorcery on my opponent's turn", "main phase of their turn when the stack is empty", "307.1"),
+    ("ソーサリーはいつ唱えられる？", "main phase of their turn when the stack is empty", "307.1"),
+    ("can I use a planeswalker twice in one turn", "no player has previously activated a loyalty ability of that permanent that turn", "606.3"),
+    ("does a bounced creature keep its counters", "new object with no memory of", "400.7"),
+])
+def test_timing_and_zone_change_questions_find_their_rule(conn, query, alias, number):
+    result = answer(conn, query, dense=False)
+    assert any(t.origin == "alias" and t.phrase == alias for t in result.plan.terms)
+    assert number in numbers(result)[:3], numbers(result)
