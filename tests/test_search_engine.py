@@ -304,3 +304,11 @@ def test_timing_and_zone_change_questions_find_their_rule(conn, query, alias, nu
     result = answer(conn, query, dense=False)
     assert any(t.origin == "alias" and t.phrase == alias for t in result.plan.terms)
     assert number in numbers(result)[:3], numbers(result)
+
+
+@pytest.mark.parametrize("query", ["one card says I can, another says I can't: which wins",
+                                   "「できない」と「できる」ではどちらが優先？"])
+def test_cant_beats_can(conn, query):
+    result = answer(conn, query, dense=False)
+    assert any(t.origin == "alias" and t.phrase == "takes precedence" for t in result.plan.terms)
+    assert "101.2" in numbers(result)[:3], numbers(result)
