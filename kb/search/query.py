@@ -123,18 +123,22 @@ class AliasTable:
     def pairs_in(self, text: str) -> list[tuple[str, Alias]]:
         """The paired aliases ``text`` has both halves of, each with the word that matched:
         English words by their stems (dies, died; leaves, leave), other scripts as typed."""
-        stems = set(english_stems(english_key(text)))
+        if not self.paired:
+            return []
+        if not hasattr(self, "_pair_forms"):
+            self._pair_forms = [([(w, _pair_form(w)) for w in a.words], [_pair_form(w) for w in a.with_], a)
+                                for a in self.paired]
+        stems = frozenset(english_stems(english_key(text)))
         compact = normalize_query(text).replace(" ", "")
 
-        def has(word: str) -> bool:
-            if detect(word):
-                return normalize_query(word).replace(" ", "") in compact
-            return bool(english_stems(english_key(word))) and set(english_stems(english_key(word))) <= stems
+        def has(form: tuple[bool, object]) -> bool:
+            script, key = form
+            return key in compact if script else bool(key) and key <= stems  # type: ignore[operator]
 
         out = []
-        for alias in self.paired:
-            word = next((w for w in alias.words if has(w)), None)
-            if word and any(has(w) for w in alias.with_):
+        for words, with_, alias in self._pair_forms:
+            word = next((w for w, form in words if has(form)), None)
+            if word and any(has(form) for form in with_):
                 out.append((word, alias))
         return out
 
@@ -148,6 +152,14 @@ class AliasTable:
             for key, alias in self.by_word.items():
                 self._by_lang.setdefault(detect(key) or "", []).append((key, alias))
         return self._by_lang.get(lang, [])
+
+
+def _pair_form(word: str) -> tuple[bool, object]:
+    """How :meth:`AliasTable.pairs_in` looks for ``word``: (True, its compact form) in a script
+    a segmenter reads, (False, its set of English stems) otherwise."""
+    if detect(word):
+        return True, normalize_query(word).replace(" ", "")
+    return False, frozenset(english_stems(english_key(word)))
 
 
 def _alias_key(word: str) -> str:
