@@ -312,3 +312,13 @@ def test_cant_beats_can(conn, query):
     result = answer(conn, query, dense=False)
     assert any(t.origin == "alias" and t.phrase == "takes precedence" for t in result.plan.terms)
     assert "101.2" in numbers(result)[:3], numbers(result)
+
+
+def test_a_paired_alias_is_an_idea_ranked_on_its_own(conn):
+    """The rules' words of a paired alias are also a ranking of their own in the fusion (one
+    idea, one rule); a plain alias (slang for a rules word) is not."""
+    paired = answer(conn, "what happens to my aura when the creature dies", dense=False)
+    assert "not attached" in paired.plan.ideas
+    assert "704.5" in numbers(paired)[:3]
+    plain = answer(conn, "can you respond to a counterspell", dense=False)
+    assert plain.plan.ideas == [] and any(t.origin == "alias" for t in plain.plan.terms)

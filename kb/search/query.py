@@ -78,6 +78,9 @@ class QueryPlan:
     # Senses of a keyword name the words typed rule out (an alias's ``not``): "counters" is never
     # 打ち消す (Counter, 701.6), "countered" never カウンター (122); their rules are no title match.
     excluded: set[str] = field(default_factory=set)
+    # The rules' words of the paired aliases the query has both halves of: one idea, one rule
+    # ("aura" with "dies" is 704.5m), ranked on their own beside the other rankings.
+    ideas: list[str] = field(default_factory=list)
 
     @property
     def words(self) -> list[Term]:
@@ -195,6 +198,7 @@ def read_query(query: str, *, names: KeywordNames | None = None, aliases: AliasT
             _read_segmented(chunk_lang, chunk, plan, terms, names, aliases)
     for word, alias in aliases.pairs_in(text):
         _add_alias(alias, word, terms)
+        plan.ideas.extend(p for p in (*alias.en, *alias.ja) if p and p not in plan.ideas)
     terms = [t for t in terms if t.phrase not in excluded]
     plan.excluded = excluded
     if vocabulary is not None:
