@@ -255,14 +255,18 @@ def phrase_runs(query: str) -> list[list[str]]:
 
     >>> phrase_runs("そのクリーチャーはブロックできる"), phrase_runs("何枚引く")
     ([['クリーチャー'], ['ブロック']], [['引く']])
+    >>> phrase_runs("これってどうやって使うの")
+    [['使う']]
     """
     out: list[list[str]] = []
+    content = set(content_words(query))
     for run in _token_runs(query):
         i = 0
         while i < len(run) and (run[i].pos in ("連体詞", "代名詞") or _is_number(run[i])
                                 or (i and _is_number(run[i - 1]) and _counts(run[i]))):
             i += 1
-        if run[i:]:
+        # A run of question words and light verbs alone (どうやって: どう 遣る) is no phrase of a rule.
+        if run[i:] and any(t.key in content for t in run[i:]):
             out.append([t.key for t in run[i:]])
     return out
 

@@ -227,7 +227,7 @@ TABLES = {
     },
     "search_aliases": {
         "title": "Search: player words",
-        "description": "Words players use and the rules don't (bounce, tutor, ETB, サーチ, 明滅), each with the rules' words in English and Japanese (search form) that search adds, the senses it never means (not_senses) and where players write it (source). From data/aliases.toml.",
+        "description": "Words players use and the rules don't (bounce, tutor, ETB, サーチ, 明滅), each with the rules' words in English and Japanese (search form) that search adds, the senses it never means (not_senses), the words it needs beside it when one word is not enough (with_words) and where players write it (source). From data/aliases.toml.",
     },
     "search_titles": {
         "title": "Search: titles",

@@ -209,3 +209,116 @@ def test_japanese_boost_phrases_lose_their_leading_demonstrative():
     phrases = [t.phrase for t in plan.terms if t.origin == "phrase"]
     assert {"タップ 状態", "クリーチャー カード"} <= set(phrases), phrases
     assert not {"其の", "此の"} & set(_all_words(plan))
+
+
+def test_a_japanese_run_of_question_words_alone_is_no_boost_phrase():
+    # どうやって is どう (an adverb) and 遣る (a light verb): dropped as words, and no phrase either.
+    plan = read_query("これってどうやって使うの? 誰か教えて!")
+    phrases = [t.phrase for t in plan.terms if t.origin == "phrase"]
+    assert "どう 遣る" not in phrases and not {"どう", "遣る"} & set(_all_words(plan)), plan.terms
+    assert "使う" in [t.phrase for t in plan.words]
+
+
+@pytest.mark.parametrize("query", ["which spell resolves first", "どちらが先に解決する？"])
+def test_what_resolves_first_is_the_order_of_the_stack(conn, query):
+    """Players ask the stack's order by what resolves first; the rules say "the top (last-added)
+    spell or ability on the stack resolves" (405.5, 608.1) and "will resolve first" (117.7)."""
+    result = answer(conn, query, dense=False)
+    assert any(t.origin == "alias" and t.lang == "en" and t.phrase == "top of the stack" for t in result.plan.terms)
+    assert {"405.5", "608.1", "117.7"} & set(numbers(result)[:3]), numbers(result)
+
+
+@pytest.mark.parametrize("query", ["what happens to my aura when the creature dies",
+                                   "オーラがついたクリーチャーが破壊されたらオーラは？"])
+def test_an_aura_whose_creature_leaves_is_the_state_based_action(conn, query):
+    """An alias of two words ("aura" with "dies"): what happens to what was attached is 704.5m,
+    which says neither word the player typed but "not attached"."""
+    result = answer(conn, query, dense=False)
+    assert any(t.origin == "alias" and t.phrase == "not attached" for t in result.plan.terms)
+    assert "704.5" in numbers(result)[:3], numbers(result)
+
+
+def test_a_paired_alias_needs_both_of_its_words(conn):
+    for query in ("what does an aura do", "when does a creature die"):
+        assert not any(t.origin == "alias" and t.phrase == "not attached"
+                       for t in answer(conn, query, dense=False).plan.terms), query
+
+
+@pytest.mark.parametrize("query, alias", [
+    ("my life total is 0, did I lose", "0 or less life"), ("ライフが0になったら負け？", "0 or less life"),
+    ("what if I draw from an empty library", "library with no cards"),
+    ("デッキが0枚で引けなくなったら？", "library with no cards"),
+])
+def test_losing_at_0_life_or_from_an_empty_library_is_the_state_based_action(conn, query, alias):
+    result = answer(conn, query, dense=False)
+    assert any(t.origin == "alias" and t.phrase == alias for t in result.plan.terms)
+    assert "704.5" in numbers(result)[:3], numbers(result)
+
+
+def test_who_goes_first_is_not_the_order_of_the_stack(conn):
+    # "goes first" is the starting player as often as the stack: no alias reads it as either.
+    result = answer(conn, "who decides who goes first", dense=False)
+    assert not any(t.origin == "alias" for t in result.plan.terms)
+
+
+@pytest.mark.parametrize("query, alias, number", [
+    ("can a token be returned to my hand", "ceases to exist", "111.7"),
+    ("トークンを追放したらどうなる？", "ceases to exist", "111.7"),
+    ("two abilities trigger at the same time: who orders them", "APNAP order", "603.3"),
+    ("同時に誘発した2つの能力の順番は？", "APNAP order", "603.3"),
+    ("my commander died, where does it go", "command zone", "903.9"),
+    ("統率者が追放されたら？", "command zone", "903.9"),
+])
+def test_paired_aliases_find_the_rule_neither_word_names(conn, query, alias, number):
+    result = answer(conn, query, dense=False)
+    assert any(t.origin == "alias" and t.phrase == alias for t in result.plan.terms)
+    assert number in numbers(result)[:3], numbers(result)
+
+
+@pytest.mark.parametrize("query, alias, number", [
+    ("can the game end in a draw", "the game is a draw", "104.4"),
+    ("we both lost at the same time, who wins", "the game is a draw", "104.4"),
+    ("does damage wear off at the end of the turn", "damage marked on permanents", "514.2"),
+    ("can my tapped creature still block", "must be untapped", "509.1"),
+    ("two replacement effects apply: who chooses the order", "chooses one to apply", "616.1"),
+])
+def test_more_ideas_written_with_words_the_rules_do_not_use(conn, query, alias, number):
+    result = answer(conn, query, dense=False)
+    assert any(t.origin == "alias" and t.phrase == alias for t in result.plan.terms)
+    assert number in numbers(result)[:3], numbers(result)
+
+
+def test_a_drawn_game_is_not_drawing_a_card(conn):
+    result = answer(conn, "can the game end in a draw", dense=False)
+    assert "引き分け" in [t.phrase for t in result.plan.terms]
+    assert "引き分け" not in result.plan.excluded
+
+
+@pytest.mark.parametrize("query, alias, number", [
+    ("can I cast a sorcery on my opponent's turn", "main phase of their turn when the stack is empty", "307.1"),
+    ("ソーサリーはいつ唱えられる？", "main phase of their turn when the stack is empty", "307.1"),
+    ("can I use a planeswalker twice in one turn", "no player has previously activated a loyalty ability of that permanent that turn", "606.3"),
+    ("does a bounced creature keep its counters", "new object with no memory of", "400.7"),
+])
+def test_timing_and_zone_change_questions_find_their_rule(conn, query, alias, number):
+    result = answer(conn, query, dense=False)
+    assert any(t.origin == "alias" and t.phrase == alias for t in result.plan.terms)
+    assert number in numbers(result)[:3], numbers(result)
+
+
+@pytest.mark.parametrize("query", ["one card says I can, another says I can't: which wins",
+                                   "「できない」と「できる」ではどちらが優先？"])
+def test_cant_beats_can(conn, query):
+    result = answer(conn, query, dense=False)
+    assert any(t.origin == "alias" and t.phrase == "takes precedence" for t in result.plan.terms)
+    assert "101.2" in numbers(result)[:3], numbers(result)
+
+
+def test_a_paired_alias_is_an_idea_ranked_on_its_own(conn):
+    """The rules' words of a paired alias are also a ranking of their own in the fusion (one
+    idea, one rule); a plain alias (slang for a rules word) is not."""
+    paired = answer(conn, "what happens to my aura when the creature dies", dense=False)
+    assert "not attached" in paired.plan.ideas
+    assert "704.5" in numbers(paired)[:3]
+    plain = answer(conn, "can you respond to a counterspell", dense=False)
+    assert plain.plan.ideas == [] and any(t.origin == "alias" for t in plain.plan.terms)

@@ -57,9 +57,10 @@ def _aliases(ctx: BuildContext) -> None:
     rows = [{"id": i, "words": json.dumps(e["words"], ensure_ascii=False),
              "en": json.dumps(e.get("en", []), ensure_ascii=False),
              "ja": json.dumps([form(p) for p in e.get("ja", [])], ensure_ascii=False),
-             "not_senses": json.dumps(e.get("not", []), ensure_ascii=False), "source": e["source"]}
+             "not_senses": json.dumps(e.get("not", []), ensure_ascii=False),
+             "with_words": json.dumps(e.get("with", []), ensure_ascii=False), "source": e["source"]}
             for i, e in enumerate(load_aliases(), 1)]
-    ctx.db["search_aliases"].insert_all(rows, pk="id", replace=True)
+    ctx.db["search_aliases"].insert_all(rows, pk="id", replace=True, alter=True)
 
 
 def _titles(db) -> None:

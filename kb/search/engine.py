@@ -51,6 +51,7 @@ LEXICAL_WEIGHT = 1.0
 LONG_QUESTION = 8  # typed content words past which a question is long (players write 8–14; our first set, 2–5)
 LONG_DENSE_WEIGHT = 2.0  # dense weighs half as much in a long question (measured on the tuning halves)
 OTHER_LANGUAGE_WEIGHT = 0.5  # the ranking of the other language's text (matched through names)
+ALIAS_WEIGHT = 1.0  # the ranking of a paired alias's words alone (1 beat 0 and 2 on the tuning halves)
 TITLE_WEIGHT = 1.0  # rules whose title is a phrase of the query (Hexproof for "what does hexproof stop")
 # The rules the text of a card the query names points to (:mod:`.card_rules`): one and a half times dense retrieval's
 # weight, so that they come before what the words alone find, in the order the words find them.
@@ -138,9 +139,12 @@ def aliases_from_db(conn) -> AliasTable:
         return cached[1]
     table = AliasTable([])
     if conn.execute("select 1 from sqlite_master where name = 'search_aliases'").fetchone():
+        columns = {r[1] for r in conn.execute("pragma table_info(search_aliases)")}
+        paired = "with_words" if "with_words" in columns else "'[]'"  # a database built before round 6
         table = AliasTable([Alias(tuple(json.loads(w)), tuple(json.loads(en)), tuple(json.loads(ja)),
-                                  tuple(json.loads(no)))
-                            for w, en, ja, no in conn.execute("select words, en, ja, not_senses from search_aliases")])
+                                  tuple(json.loads(no)), tuple(json.loads(wi or "[]")))
+                            for w, en, ja, no, wi in conn.execute(
+                                f"select words, en, ja, not_senses, {paired} from search_aliases")])
     if path:
         _ALIASES[path] = (stamp, table)
     return table
@@ -333,6 +337,19 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
                            # beside the ranking of the words typed, by the share of them it has
                            else OTHER_LANGUAGE_WEIGHT * (_translated_share(plan) if lang is None else 1.0))
             lexical_order += [k for k in order if k not in lexical_order]
+        # The rules' words for the ideas the player's words name (paired aliases), ranked on their
+        # own: a question that says "my aura" and "dies" is about what 704.5m says, whatever else.
+        ideas = [t for t in plan.terms if t.origin == "alias" and t.phrase in plan.ideas]
+        if ideas and ALIAS_WEIGHT:
+            for text_lang in ([lang] if lang else ["en", "ja"]):
+                if text_lang not in plan.languages and plan.languages:
+                    continue
+                hits = lexical_hits(conn, replace(plan, terms=ideas), lang=text_lang, section=section,
+                                    release=release, limit=LEXICAL_DEPTH, terms_lang=text_lang)
+                idea_order = _group_order(conn, hits, by_key, "lexical")
+                if idea_order:
+                    rankings.append(idea_order)
+                    weights.append(ALIAS_WEIGHT)
         definitions = _definition_order(conn, plan, lang, release, by_key)
         titles = _title_order(conn, plan, lang, release, by_key, vocabulary)
         if titles:
