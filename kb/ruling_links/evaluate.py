@@ -31,6 +31,7 @@ class Label:
     also: list[str]
     split: str
     note: str
+    draw: int | None = None  # the seed of the random draw it came from, if any
 
 
 @dataclass
@@ -67,7 +68,7 @@ def load_labels(path: Path = LABELS) -> tuple[str, list[Label]]:
     labels = [Label("wiki", (w["page"], w["text"]), w["rules"], w.get("also", []), w["split"], w.get("note", ""))
               for w in data.get("wiki", [])]
     labels += [Label("card", (c["card"], c["date"], c["text"]), c["rules"], c.get("also", []), c["split"],
-                     c.get("note", "")) for c in data.get("card", [])]
+                     c.get("note", ""), c.get("draw")) for c in data.get("card", [])]
     return data["release"], labels
 
 
