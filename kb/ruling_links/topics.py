@@ -181,26 +181,34 @@ TEMPLATES: tuple[Template, ...] = (
     Template("707.10", _re(r"\bcop(?:y|ies)\b[^.]{0,80}\b(?:isn't|aren't|wasn't|weren't|is not|are not) cast\b")),
     Template("111.7", _re(r"\btokens?\b[^.]{0,80}\bceases? to exist\b")),
     Template("400.7", _re(r"\b(?:becomes?|is|it's|will be|considered) (?:a |an )?new objects?\b")),
-    Template("608.2h", _re(r"\blast known information\b|\bas it last existed (?:on the battlefield|in)\b")),
+    Template("608.2h", _re(r"\blast known (?:information|tap|untap|power|toughness|characteristics|state)\b"
+                           r"|\bas it last existed (?:on the battlefield|in)\b")),
     Template("603.3b", _re(r"\bput (?:those|these|the) (?:triggered )?abilities on the stack in any order\b"
-                           r"|\btriggers? along with\b")),
+                           r"|\btriggers? along with\b|\b(?:put|puts) them on(?:to)? the stack in any order\b"
+                           r"|\babilities can be put on(?:to)? the stack in any order\b")),
     Template("603.2c", _re(r"\btriggers? only once (?:each time|for each)\b")),
-    Template("603.4", _re(r"\bintervening[- ]\"?if\"? clause\b")),
+    Template("603.4", _re(r"\bintervening[- ][\"'“”‘’]*if[\"'“”‘’]* clause\b")),
     Template("202.3e", _re(r"\bX is (?:treated as )?0\b[^.]{0,60}\bnot on the stack\b"
                            r"|\bmana value\b[^.]{0,80}\bX\b[^.]{0,40}\b(?:0|zero)\b")),
     Template("107.3b", _re(r"\bmust choose 0 as the value (?:of|for) X\b|\bX\b[^.]{0,40}\bmust (?:be|choose) 0\b"
                            r"|\bonly legal (?:choice|value) for X is 0\b")),
     Template("601.2f", _re(r"\bto determine the total cost of a spell\b|\bwhen calculating a spell's total cost\b"
                            r"|\bpay (?:that much )?more or less\b|\bcost increases? (?:and|or) (?:cost )?reductions?\b")),
-    Template("613.7", _re(r"\btimestamp order\b")),
-    Template("611.2c", _re(r"\b(?:enter the battlefield|enters the battlefield|you gain control of|come under your control)"
+    Template("613.7", _re(r"\btimestamp order\b|\b(?:override|overwrite)s?\b[^.]{0,60}\beffects that set\b[^.]{0,80}"
+                          r"\b(?:if and only if|existed before)\b")),
+    # a setting effect (layer 7b) overrides the setting effects before it; the modifying ones (7c) still apply
+    Template("613.4b", _re(r"\b(?:override|overwrite)s? (?:any|all|other|previous|earlier)\b[^.]{0,30}\beffects that set\b")),
+    Template("611.2c", _re(r"\b(?:enter\w*(?: the battlefield)?|you gain control of|(?:begin|start)s? to control|come under \w+ control)"
                            r"\b[^.]{0,40}\blater (?:in|that) (?:the )?turn\b"
-                           r"|\bonly (?:creatures|permanents|lands|artifacts)\b[^.]{0,60}\b(?:when|as) [^.]{0,40}\bresolves\b")),
+                           r"|\bonly (?:creatures|permanents|lands|artifacts)\b[^.]{0,60}\b(?:when|as|at the time) [^.]{0,40}\bresolves\b"
+                           r"|\b(?:affects?|grants?|gives?) (?:the ability to )?only (?:creatures|permanents)\b[^.]{0,60}"
+                           r"\b(?:when|as|at the time) [^.]{0,40}\bresolves\b")),
     Template("616.1", _re(r"\bchooses which (?:replacement |prevention )?effects? (?:applies|to apply)\b"
                           r"|\bchooses (?:the )?order in which (?:to apply )?(?:the )?(?:replacement|prevention)\b")),
     Template("702.12b", _re(r"\bindestructible\b.{0,40}\b(?:destroy\w*|lethal damage)\b"
                             r"|\b(?:destroy|lethal damage)\b[^.]{0,80}\bindestructible\b")),
-    Template("704.5f", _re(r"\btoughness (?:is )?0 or less\b|\b0 or less toughness\b")),
+    Template("704.5f", _re(r"\btoughness (?:is )?0 or less\b|\b0 or less toughness\b"
+                           r"|\bas a 0/0\b[^.]{0,120}\b(?:die|state-based)")),
     Template("107.4f", _re(r"\bPhyrexian mana\b")),
     Template("700.5", _re(r"\bdevotion to\b")),
     Template("508.1d", _re(r"\battacks? each (?:combat|turn) if able\b|\bdeclare attackers step\b[^.]{0,60}\bis tapped or\b")),
@@ -209,7 +217,9 @@ TEMPLATES: tuple[Template, ...] = (
     Template("708.9", _re(r"\bface-down\b[^.]{0,80}\bleaves the battlefield\b[^.]{0,40}\breveal\b")),
     Template("708.5", _re(r"\blook at (?:a )?face-down (?:spells?|permanents?)\b")),
     Template("508.4", _re(r"\b(?:put onto|enters?) the battlefield (?:tapped and )?attacking\b[^.]{0,120}"
-                          r"\b(?:never|weren't|wasn't|won't (?:count|be)) (?:declared|count)")),
+                          r"\b(?:never|weren't|wasn't|won't (?:count|be)) (?:declared|count)"
+                          r"|\b(?:enter|enters|entered|put onto) the battlefield (?:tapped and )?attacking (?:won't|don't|doesn't|didn't)"
+                          r" (?:count|trigger|cause)")),
     Template("704.5j", _re(r"\blegend rule\b")),
     Template("704.5m", _re(r"\bAuras? attached to\b[^.]{0,60}\b(?:put into (?:its|their) owners?'? graveyards?)\b")),
     Template("121.2", _re(r"\beach draw is performed one at a time\b|\bdraws? (?:them|the cards|cards) one at a time\b")),
@@ -228,6 +238,40 @@ TEMPLATES: tuple[Template, ...] = (
                            r" alternative costs?\b")),
     Template("302.6", _re(r"\bcontinuously controlled\b[^.]{0,60}\bmost recent turn\b")),
     Template("712.14", _re(r"\benters? with its front face up\b")),
+    # round 6: recurring wordings of the general rules the round-5 tune half's unlinked rulings apply
+    Template("702.26d", _re(r"\bphas\w* (?:in|out) (?:doesn't|won't|don't) cause\b"
+                            r"|\b(?:won't|doesn't|don't) trigger when [^.]{0,60}\bphases? (?:in|out)\b")),
+    Template("702.124e", _re(r"\b(?:one or both|either) of (?:your|their) (?:two )?commanders\b")),
+    Template("702.124d", _re(r"\btwo commanders are tracked separately\b|\bcommanders function independently\b")),
+    Template("702.124b", _re(r"\bboth commanders (?:start|begin) (?:the game )?in the command zone\b")),
+    Template("101.4", _re(r"\b(?:the active player|the player whose turn it is)\b[^.]{0,140}\bthen each (?:other )?player"
+                          r" in turn order\b"),
+             _re(r"\btrigger")),  # the triggered abilities' APNAP order is 603.3b
+    Template("603.10a", _re(r"\b(?:dies|die|leaves? the battlefield) at the same time as\b[^.]{0,120}\btrigger")),
+    Template("603.6a", _re(r"\benters? the battlefield (?:under your control )?at the same time as\b[^.]{0,120}\btrigger")),
+    Template("700.2d", _re(r"\bsame mode (?:more than once|multiple times|twice)\b|\bany one mode multiple times\b")),
+    Template("707.10", _re(r"\bcop(?:y|ies)\b[^.]{0,60}\bsame value (?:of|for) X\b"
+                           r"|\b(?:won't|doesn't|don't) trigger when a copy of (?:a|the|that) spell is created\b")),
+    Template("707.2", _re(r"\bcop(?:y|ies)\b[^.]{0,40}\bexactly what (?:was|is) printed\b"
+                          r"|\bcop(?:y|ies) only what(?:'s| is| was) (?:printed )?on the original\b")),
+    Template("614.9", _re(r"\b(?:isn't|won't be|is not|wasn't) redirected\b")),
+    Template("106.1a", _re(r"\bthe colors of mana are white, blue, black, red, and green\b|\bcolorless mana (?:is not|isn't) a colou?r\b")),
+    Template("105.2c", _re(r"\bcolorless (?:is not|isn't) a colou?r\b")),
+    Template("702.122a", _re(r"\bcrew(?:ed)? (?:a|the|that) Vehicle aren't attached\b|\btap more creatures than necessary\b[^.]{0,30}\bcrew\b"
+                             r"|\btapped to pay (?:a|the) crew cost, even one that\b")),
+    Template("707.5", _re(r"\benters(?: the battlefield)? with\"? abilities of the copied\b")),
+    Template("404.3", _re(r"\bdecides? the order (?:in which )?(?:they're|they are|those cards are|the cards are) put into\b")),
+    Template("514.1", _re(r"\bdiscard\w*\b[^.]{0,60}\b(?:during|in) (?:the |their |your |its )?cleanup step\b"),
+             _re(r"\btrigger|\bpriority")),  # abilities triggering during cleanup are 514.3a
+    Template("603.3d", _re(r"\bchoose (?:the )?targets? (?:of|for) (?:the|that|this|its) (?:triggered )?ability as (?:it's|it is) put"
+                           r" on(?:to)? the stack\b")),
+    Template("113.7a", _re(r"\bthe ability on the stack won't be affected\b|\bindependently of (?:its|the) source\b")),
+    Template("121.1", _re(r"\b(?:it is|it's|they are|they're|card is|cards are) not drawn\b|\bwithout (?:specifically )?using the word \W?draw\b")),
+    Template("701.23a", _re(r"\b(?:contains|uses?|using) the word \W?search\b")),
+    Template("701.17a", _re(r"\b(?:contains|uses?|using) the word \W?mill\b")),
+    Template("601.2d", _re(r"\beach (?:chosen )?target must (?:receive|be assigned|be dealt|get) at least (?:1|one)\b")),
+    Template("903.4d", _re(r"\bcolor identity is determined by\b[^.]{0,80}\bboth faces\b")),
+    Template("712.11b", _re(r"\bmodal double-faced card with any face that fits\b")),
 )
 
 
