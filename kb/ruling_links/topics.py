@@ -235,7 +235,8 @@ TEMPLATES: tuple[Template, ...] = (
     Template("708.8", _re(r"\bturns? face up or face down changes characteristics\b")),
     Template("202.3", _re(r"\bmana value of (?:a|the) spell cast without paying its mana cost is determined by its mana cost\b")),
     Template("118.9a", _re(r"\bwithout paying its mana cost,?\"?[^.]{0,40}\bcan't (?:choose to )?cast it for any"
-                           r" alternative costs?\b")),
+                           r" alternative costs?\b|\bcan't (?:pay|apply|use) any other alternative costs?\b"
+                           r"|\bcan't choose to cast it for any other alternative costs?\b")),
     Template("302.6", _re(r"\bcontinuously controlled\b[^.]{0,60}\bmost recent turn\b")),
     Template("712.14", _re(r"\benters? with its front face up\b")),
     # round 6: recurring wordings of the general rules the round-5 tune half's unlinked rulings apply
@@ -248,7 +249,9 @@ TEMPLATES: tuple[Template, ...] = (
                           r" in turn order\b"),
              _re(r"\btrigger")),  # the triggered abilities' APNAP order is 603.3b
     Template("603.10a", _re(r"\b(?:dies|die|leaves? the battlefield) at the same time as\b[^.]{0,120}\btrigger")),
-    Template("603.6a", _re(r"\benters? the battlefield (?:under your control )?at the same time as\b[^.]{0,120}\btrigger")),
+    Template("603.6a", _re(r"\benters? the battlefield (?:under your control )?at the same time as\b[^.]{0,120}\btrigger"
+                           r"|\band (?:another|one or more other) [^.]{0,60}\benter the battlefield (?:under your control )?at the same"
+                           r" time\b[^.]{0,60}\btrigger")),
     Template("700.2d", _re(r"\bsame mode (?:more than once|multiple times|twice)\b|\bany one mode multiple times\b")),
     Template("707.10", _re(r"\bcop(?:y|ies)\b[^.]{0,60}\bsame value (?:of|for) X\b"
                            r"|\b(?:won't|doesn't|don't) trigger when a copy of (?:a|the|that) spell is created\b")),
@@ -262,7 +265,7 @@ TEMPLATES: tuple[Template, ...] = (
     Template("707.5", _re(r"\benters(?: the battlefield)? with\"? abilities of the copied\b")),
     Template("404.3", _re(r"\bdecides? the order (?:in which )?(?:they're|they are|those cards are|the cards are) put into\b")),
     Template("514.1", _re(r"\bdiscard\w*\b[^.]{0,60}\b(?:during|in) (?:the |their |your |its )?cleanup step\b"),
-             _re(r"\btrigger|\bpriority")),  # abilities triggering during cleanup are 514.3a
+             _re(r"\bpriority\b")),  # abilities triggering during cleanup, and priority then, are 514.3a
     Template("603.3d", _re(r"\bchoose (?:the )?targets? (?:of|for) (?:the|that|this|its) (?:triggered )?ability as (?:it's|it is) put"
                            r" on(?:to)? the stack\b")),
     Template("113.7a", _re(r"\bthe ability on the stack won't be affected\b|\bindependently of (?:its|the) source\b")),
@@ -272,6 +275,25 @@ TEMPLATES: tuple[Template, ...] = (
     Template("601.2d", _re(r"\beach (?:chosen )?target must (?:receive|be assigned|be dealt|get) at least (?:1|one)\b")),
     Template("903.4d", _re(r"\bcolor identity is determined by\b[^.]{0,80}\bboth faces\b")),
     Template("712.11b", _re(r"\bmodal double-faced card with any face that fits\b")),
+    # Sagas (714): the recurring wordings of their rulings
+    Template("714.2b", _re(r"\bA chapter ability is a triggered ability\b|\bchapter ability doesn't trigger if a lore counter is put\b"
+                           r"|\bRemoving lore counters won't cause a previous chapter ability to trigger\b")),
+    Template("714.3a", _re(r"\bAs a Saga enters(?: the battlefield)?, its controller puts a lore counter on it\b")),
+    Template("714.4", _re(r"\bOnce the number of lore counters on a Saga is greater than or equal to\b")),
+    Template("700.6", _re(r"\bis historic if it has the legendary supertype\b")),
+    Template("712.14a", _re(r"\bput a card that isn't a double-faced card onto the battlefield transformed\b")),
+    Template("609.3", _re(r"\b(?:fewer|less) than \w+ cards in (?:your|their|his or her|that player's|the) library\b[^.]{0,80}"
+                          r"\b(?:all (?:the )?(?:remaining )?cards|whatever|the rest|remain)\b"),
+             _re(r"\bmill")),  # milling as many as possible is 701.17b
+    Template("707.10c", _re(r"\bsame targets?\b[^.]{0,60}\bunless (?:you|its controller|that player) chooses? new\b"
+                            r"|\bmay change any number of the targets\b")),
+    Template("508.1h", _re(r"\bpays?\b[^.]{0,60}\bas attackers are (?:being )?declared\b")),
+    Template("400.7", _re(r"\bleaves? that zone before\b")),
+    Template("509.1h", _re(r"\bonce (?:a|an attacking|the) creature (?:has )?(?:become|becomes|is) blocked\b[^.]{0,60}\b(?:won't|doesn't)"
+                           r" change\b|\bmust already have \w+ when the declare blockers step begins\b")),
+    Template("508.2", _re(r"\b(?:ability|abilities|triggers and) resolves? before blockers are (?:chosen|declared)\b")),
+    Template("302.6", _re(r"\b(?:haven't|hasn't|didn't) controll?ed (?:it |them )?continuously since\b")),
+    Template("119.9", _re(r"\bseparate life[- ]gain(?:ing)? events?\b")),
 )
 
 
