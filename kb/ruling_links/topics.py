@@ -314,3 +314,31 @@ def template_rule(text: str) -> str | None:
         if t.pattern.search(text) and not (t.unless and t.unless.search(text)):
             return t.rule
     return None
+
+
+# The Japanese wiki's wordings for the general rules its rulings apply, read with the Japanese CR's
+# own terms (対象が不正 608.2b, 書かれている順に 608.2c, 新しいオブジェクト 400.7, 表向きで追放 406.3):
+# a ruling on a keyword's page that says one of these applies that rule, not the keyword's subrule.
+JA_TEMPLATES: tuple[Template, ...] = (
+    Template("608.2b", _re(r"対象(?:が|は)?(?:すべて|全て)?不正(?:な対象)?に?な|対象不適正|すべて不正な対象")),
+    Template("608.2c", _re(r"(?:書かれている|書かれた|記載されている|記載された|記されている)順(?:序|番)?に(?:従って)?"
+                           r"(?:解決|処理|実行)")),
+    Template("400.7", _re(r"新しいオブジェクト")),
+    Template("406.3", _re(r"(?:表|裏)向きで追放(?:され|する)")),
+    Template("701.6a", _re(r"打ち消され(?:た|る)(?:場合|ならば|なら)")),
+)
+
+
+@functools.lru_cache(maxsize=65536)
+def template_rule_ja(text: str) -> str | None:
+    """The rule whose Japanese wording (:data:`JA_TEMPLATES`) a Japanese ruling uses, if any.
+
+    >>> template_rule_ja("解決時にそれらの対象がすべて不正な対象になっていたならば、呪文は立ち消える。")
+    '608.2b'
+    >>> template_rule_ja("カードは表向きで追放される。"), template_rule_ja("発見されたカードは手札に加えられる。")
+    ('406.3', None)
+    """
+    for t in JA_TEMPLATES:
+        if t.pattern.search(text) and not (t.unless and t.unless.search(text)):
+            return t.rule
+    return None
