@@ -186,13 +186,14 @@ TEMPLATES: tuple[Template, ...] = (
     Template("603.3b", _re(r"\bput (?:those|these|the) (?:triggered )?abilities on the stack in any order\b"
                            r"|\btriggers? along with\b|\b(?:put|puts) them on(?:to)? the stack in any order\b"
                            r"|\babilities can be put on(?:to)? the stack in any order\b")),
-    Template("603.2c", _re(r"\btriggers? only once (?:each time|for each)\b")),
+    Template("603.2c", _re(r"\btriggers? only once (?:each time|for each|per spell)\b")),
     Template("603.4", _re(r"\bintervening[- ][\"'“”‘’]*if[\"'“”‘’]* clause\b")),
     Template("202.3e", _re(r"\bX is (?:treated as )?0\b[^.]{0,60}\bnot on the stack\b"
                            r"|\bmana value\b[^.]{0,80}\bX\b[^.]{0,40}\b(?:0|zero)\b")),
     Template("107.3b", _re(r"\bmust choose 0 as the value (?:of|for) X\b|\bX\b[^.]{0,40}\bmust (?:be|choose) 0\b"
                            r"|\bonly legal (?:choice|value) for X is 0\b")),
     Template("601.2f", _re(r"\bto determine the total cost of a spell\b|\bwhen calculating a spell's total cost\b"
+                           r"|\bTo determine a spell's total cost\b"
                            r"|\bpay (?:that much )?more or less\b|\bcost increases? (?:and|or) (?:cost )?reductions?\b")),
     Template("613.7", _re(r"\btimestamp order\b|\b(?:override|overwrite)s?\b[^.]{0,60}\beffects that set\b[^.]{0,80}"
                           r"\b(?:if and only if|existed before)\b")),
@@ -294,6 +295,30 @@ TEMPLATES: tuple[Template, ...] = (
     Template("508.2", _re(r"\b(?:ability|abilities|triggers and) resolves? before blockers are (?:chosen|declared)\b")),
     Template("302.6", _re(r"\b(?:haven't|hasn't|didn't) controll?ed (?:it |them )?continuously since\b")),
     Template("119.9", _re(r"\bseparate life[- ]gain(?:ing)? events?\b")),
+    # round 6: the corpus's most frequent unlinked wordings, each restating one rule
+    Template("601.2c", _re(r"\btargets are chosen when (?:the spell|it) is (?:finally )?cast\b"
+                           r"|\brequire alternative or additional targets if they're kicked\b")),
+    Template("702.62c", _re(r"\busing suspend any time you could cast that card\b")),
+    Template("702.124a", _re(r"\bboth must have the partner ability as the game begins\b")),
+    Template("603.6a", _re(r"\b(?:landfall|constellation|rally|alliance) ability triggers whenever an? \w+ enters the battlefield"
+                           r" under your control for any reason\b|\bdoesn't trigger if a permanent already on the battlefield becomes\b")),
+    Template("701.22a", _re(r"\border cards returned to your library after scrying\b")),
+    Template("205.4a", _re(r"\bSnow is a supertype, not a card type\b")),
+    Template("107.4h", _re(r"\bSnow isn't a type of mana\b|\bfor each \{S\} spent to cast\b")),
+    Template("509.3g", _re(r"\btriggers when something \W?attacks and isn't blocked\W? triggers in the declare blockers step\b")),
+    Template("702.33d", _re(r"\bA spell cast with that additional cost paid is \W?kicked\b|\bcan't pay a kicker cost more than once\b")),
+    Template("702.33a", _re(r"\bonto the battlefield without casting it, you can't kick it\b")),
+    Template("707.10", _re(r"\bIf you copy a kicked spell, the copy is also kicked\b")),
+    Template("708.2a", _re(r"\benters the battlefield as a 2/2 creature with no name, mana cost, creature types, or abilities\b")),
+    Template("702.103b", _re(r"\bOn the stack, a spell with bestow is either a creature spell or an Aura spell\b")),
+    Template("702.103f", _re(r"\ban Aura with bestow isn't put into its owner's graveyard if it becomes unattached\b")),
+    Template("702.22c", _re(r"\bmaximum of one nonbanding creature can join an attacking band\b")),
+    Template("700.8b", _re(r"\bparty\b[^.]*\bhighest such number\b")),
+    Template("700.8a", _re(r"\bnumber of creatures in your party\W? (?:check|gets a number from zero to four)\b"
+                           r"|\bnumber of creatures in your party gets a number\b")),
+    Template("406.3", _re(r"\bexile (?:the|that|those) cards? face up\b|\bcards are exiled face up\b")),
+    Template("205.2a", _re(r"\bThe card types (?:in Magic )?are artifact\b")),
+    Template("119.4", _re(r"\bat 1 life or less, you can't pay 2 life\b|\bcan't pay more life than you have\b")),
 )
 
 
