@@ -120,18 +120,25 @@ def evaluate(conn, labels: list[Label], release: str, links_of) -> dict[tuple[st
 
 def live_links(conn, linker, kinds=("wiki", "card")):
     """A ``links_of`` that runs ``linker`` on the rulings as the build step would."""
-    from kb.load.ruling_links import card_rulings, wiki_rulings
+    from kb.load.ruling_links import card_rulings, inherit_parent_links, wiki_rulings
 
     items: dict[tuple[str, int], object] = {}
+    wiki_links: dict[int, list] = {}
     if "wiki" in kinds:
-        for item in wiki_rulings(_Db(conn)):
+        wiki = wiki_rulings(_Db(conn))
+        for item in wiki:
             items[("wiki", item["id"])] = item["ruling"]
+        # as the build decides them: a nested ruling linked to nothing takes its parent's links
+        for item, decision in zip(wiki, inherit_parent_links(wiki, [linker.link(i["ruling"]) for i in wiki])):
+            wiki_links[item["id"]] = [(link.lineage_id, link.number) for link in decision.links]
     if "card" in kinds:
         for item in card_rulings(_Db(conn), linker.index):
             items[("card", item["id"])] = item["ruling"]
     cache: dict = {}
 
     def links_of(kind: str, ruling_id: int):
+        if kind == "wiki" and ruling_id in wiki_links:
+            return wiki_links[ruling_id]
         ruling = items.get((kind, ruling_id))
         if ruling is None:
             return []
