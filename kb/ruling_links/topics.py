@@ -239,7 +239,7 @@ TEMPLATES: tuple[Template, ...] = (
                            r" alternative costs?\b|\bcan't (?:pay|apply|use) any other alternative costs?\b"
                            r"|\bcan't choose to cast it for any other alternative costs?\b")),
     Template("302.6", _re(r"\bcontinuously controlled\b[^.]{0,60}\bmost recent turn\b")),
-    Template("712.14", _re(r"\benters? with its front face up\b")),
+    Template("712.14", _re(r"\benters?(?: the battlefield)? with its front face up\b")),
     # round 6: recurring wordings of the general rules the round-5 tune half's unlinked rulings apply
     Template("702.26d", _re(r"\bphas\w* (?:in|out) (?:doesn't|won't|don't) cause\b"
                             r"|\b(?:won't|doesn't|don't) trigger when [^.]{0,60}\bphases? (?:in|out)\b")),
@@ -319,6 +319,17 @@ TEMPLATES: tuple[Template, ...] = (
     Template("406.3", _re(r"\bexile (?:the|that|those) cards? face up\b|\bcards are exiled face up\b")),
     Template("205.2a", _re(r"\bThe card types (?:in Magic )?are artifact\b")),
     Template("119.4", _re(r"\bat 1 life or less, you can't pay 2 life\b|\bcan't pay more life than you have\b")),
+    Template("110.1", _re(r"\bA permanent is any object on the battlefield\b")),
+    Template("303.4e", _re(r"\bGaining control of a creature doesn't cause you to gain control of any Auras\b")),
+    Template("704.5q", _re(r"\bremoved in pairs as a state-based action\b")),
+    Template("301.7", _re(r"\bVehicle is an artifact type, not a creature type\b")),
+    Template("301.7b", _re(r"\boverwrites the Vehicle's printed power and toughness\b")),
+    Template("508.1a", _re(r"\bmust be a creature as the declare attackers step begins\b")),
+    Template("509.1h", _re(r"\battacking creatures are neither blocked nor unblocked\b")),
+    Template("508.4", _re(r"\bwas never declared as an attacking creature\b")),
+    Template("709.4", _re(r"\bcharacteristics of a split card are the combination of its two halves\b")),
+    Template("712.8a", _re(r"\bIn every zone other than the battlefield, consider only the characteristics of its front face\b"
+                           r"|\bconsider only the characteristics of (?:a|the) double-faced card's front face\b")),
 )
 
 
