@@ -187,7 +187,7 @@ TEMPLATES: tuple[Template, ...] = (
                            r"|\btriggers? along with\b|\b(?:put|puts) them on(?:to)? the stack in any order\b"
                            r"|\babilities can be put on(?:to)? the stack in any order\b")),
     Template("603.2c", _re(r"\btriggers? only once (?:each time|for each|per spell)\b")),
-    Template("603.4", _re(r"\bintervening[- ][\"'“”‘’]*if[\"'“”‘’]* clause\b")),
+    Template("603.4", _re(r"\bintervening[- ][\"'“”‘’]*if[\"'“”‘’]* clauses?\b")),
     Template("202.3e", _re(r"\bX is (?:treated as )?0\b[^.]{0,60}\bnot on the stack\b"
                            r"|\bmana value\b[^.]{0,80}\bX\b[^.]{0,40}\b(?:0|zero)\b")),
     Template("107.3b", _re(r"\bmust choose 0 as the value (?:of|for) X\b|\bX\b[^.]{0,40}\bmust (?:be|choose) 0\b"
@@ -319,6 +319,16 @@ TEMPLATES: tuple[Template, ...] = (
     Template("406.3", _re(r"\bexile (?:the|that|those) cards? face up\b|\bcards are exiled face up\b")),
     Template("205.2a", _re(r"\bThe card types (?:in Magic )?are artifact\b")),
     Template("119.4", _re(r"\bat 1 life or less, you can't pay 2 life\b|\bcan't pay more life than you have\b")),
+    Template("707.10", _re(r"\bcop(?:y|ies)\b[^.]{0,80}\bso it's not \W?cast\b|\bno mana was spent to cast the copy\b")),
+    Template("506.4", _re(r"\bUntapping an attacking creature doesn't remove it from combat\b")),
+    Template("107.6", _re(r"\bactivate an \{Q\} ability\b")),
+    Template("708.2a", _re(r"\bface-down (?:creatures|permanents) don't have names\b"
+                           r"|\bface-down (?:permanent|creature|spell) is a 2/2 creature with no name\b")),
+    Template("701.9a", _re(r"\bCards are discarded in a Magic game only from a player's hand\b")),
+    Template("301.5c", _re(r"\bEquipment (?:creature )?can never become attached to itself\b")),
+    Template("702.61b", _re(r"\bPlayers still get priority while a card with split second is on the stack\b"
+                            r"|\bturn face-down creatures face up while a spell with split second\b"
+                            r"|\bSplit second doesn't stop triggered abilities from triggering\b")),
     Template("110.1", _re(r"\bA permanent is any object on the battlefield\b")),
     Template("303.4e", _re(r"\bGaining control of a creature doesn't cause you to gain control of any Auras\b")),
     Template("704.5q", _re(r"\bremoved in pairs as a state-based action\b")),
