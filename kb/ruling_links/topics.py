@@ -265,6 +265,7 @@ TEMPLATES: tuple[Template, ...] = (
                              r"|\btapped to pay (?:a|the) crew cost, even one that\b")),
     Template("707.5", _re(r"\benters(?: the battlefield)? with\"? abilities of the copied\b")),
     Template("404.3", _re(r"\bdecides? the order (?:in which )?(?:they're|they are|those cards are|the cards are) put into\b")),
+    Template("514.3a", _re(r"\bdiscards? a card during (?:their|your) cleanup step\b[^.]{0,120}\btrigger")),
     Template("514.1", _re(r"\bdiscard\w*\b[^.]{0,60}\b(?:during|in) (?:the |their |your |its )?cleanup step\b"),
              _re(r"\bpriority\b")),  # abilities triggering during cleanup, and priority then, are 514.3a
     Template("603.3d", _re(r"\bchoose (?:the )?targets? (?:of|for) (?:the|that|this|its) (?:triggered )?ability as (?:it's|it is) put"
@@ -329,6 +330,11 @@ TEMPLATES: tuple[Template, ...] = (
     Template("702.61b", _re(r"\bPlayers still get priority while a card with split second is on the stack\b"
                             r"|\bturn face-down creatures face up while a spell with split second\b"
                             r"|\bSplit second doesn't stop triggered abilities from triggering\b")),
+    Template("506.2", _re(r"\battacking a planeswalker, that planeswalker's controller is the defending player\b")),
+    Template("707.10", _re(r"\bthe copy will have the same mode\b")),
+    Template("302.6", _re(r"\bdoes not have the \{T\} symbol\b")),
+    Template("709.3b", _re(r"\bOn the stack, a split spell that hasn't been fused has only that half's characteristics\b")),
+    Template("305.6", _re(r"\bmana abilities associated with both of its basic land types\b")),
     Template("110.1", _re(r"\bA permanent is any object on the battlefield\b")),
     Template("303.4e", _re(r"\bGaining control of a creature doesn't cause you to gain control of any Auras\b")),
     Template("704.5q", _re(r"\bremoved in pairs as a state-based action\b")),
