@@ -1,6 +1,6 @@
 """Ruling links: precision and recall against the hand-labelled rulings, and the linker's speed at scale.
 
-    python bench/bench_ruling_links.py [--db kb.db] [--no-scale] [--show-errors]
+    python bench/bench_ruling_links.py [--db kb.db] [--no-scale] [--show-errors] [--draw SEED]
 
 Quality: the links the build stored (``ruling_rules``, ``card_ruling_rules``)
 against ``data/ruling_labels.toml``, for wiki and card rulings, on the "tune"
@@ -29,8 +29,10 @@ from kb.ruling_links.evaluate import evaluate, load_labels, stored_links  # noqa
 TARGETS = {"precision": 0.90, "wiki linked": 0.90, "card linked": 0.80}
 
 
-def quality(conn, show_errors: bool) -> None:
+def quality(conn, show_errors: bool, draw: int | None = None) -> None:
     release, labels = load_labels()
+    if draw is not None:  # only the rulings of one random draw (its seed)
+        labels = [l for l in labels if l.draw == draw]
     scores = evaluate(conn, labels, release, lambda kind, rid: stored_links(conn, kind, rid))
     print(f"Labels: {len(labels)} rulings ({sum(l.kind == 'wiki' for l in labels)} wiki, "
           f"{sum(l.kind == 'card' for l in labels)} card), numbers of release {release}")
@@ -121,9 +123,10 @@ def main() -> None:
     parser.add_argument("--corpus", default=None)
     parser.add_argument("--no-scale", action="store_true")
     parser.add_argument("--show-errors", action="store_true")
+    parser.add_argument("--draw", type=int, default=None, help="only the labels of the random draw with this seed")
     args = parser.parse_args()
     db = open_db(db_path(args.db))
-    quality(db.conn, args.show_errors)
+    quality(db.conn, args.show_errors, args.draw)
     if not args.no_scale:
         from kb.corpus import find_corpus
 

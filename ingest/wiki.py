@@ -59,7 +59,7 @@ from .wiki_records import (
     CardBlock, CardBox, CardMention, Heading, Infobox, ListItem, Note, Paragraph, QuotedRule,
     QuoteLine, QuoteStart, Ruling, WikiDocument, WikiPage, WikiSection,
 )
-from .wiki_rendered import RULING_SECTIONS, TOP_LEVEL_SECTIONS, parse_rendered, split_rendered_sets
+from .wiki_rendered import TOP_LEVEL_SECTIONS, is_ruling_heading, parse_rendered, split_rendered_sets
 from . import wiki_en
 from .wiki_wikitext import is_wikitext, parse_wikitext
 
@@ -505,7 +505,7 @@ def _unmarked_ruling_sections(blocks: list, paths: list) -> set[int]:
     paragraphs: dict[int, int] = {}
     bulleted: set[int] = set()
     for block, path in zip(blocks, paths):
-        if not path or path[-1].text not in RULING_SECTIONS:
+        if not path or not is_ruling_heading(path[-1].text):
             continue
         key = id(path[-1])
         if isinstance(block, ListItem):
@@ -608,13 +608,13 @@ def records_from_document(doc: WikiDocument, *, card_names: CardNameIndex | None
         if isinstance(block, Heading):
             stack = []
             closed = False
-        elif lang == "en" and isinstance(block, Paragraph) and position and any(h.text in RULING_SECTIONS for h in path):
+        elif lang == "en" and isinstance(block, Paragraph) and position and any(is_ruling_heading(h.text) for h in path):
             closed = True
-        elif isinstance(block, ListItem) and not block.text and any(h.text in RULING_SECTIONS for h in path):
+        elif isinstance(block, ListItem) and not block.text and any(is_ruling_heading(h.text) for h in path):
             yield IngestProblem(doc.source, block.line, "warning", "wiki-empty-ruling",
                                 "a ruling bullet with no text" + (" (the page is cut here)" if block is last_block
                                                                   else "") + "; no ruling is stored for it")
-        elif isinstance(block, ListItem) and block.text and not closed and any(h.text in RULING_SECTIONS for h in path):
+        elif isinstance(block, ListItem) and block.text and not closed and any(is_ruling_heading(h.text) for h in path):
             position += 1
             while stack and stack[-1][0] >= block.depth:
                 stack.pop()

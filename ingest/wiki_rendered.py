@@ -51,8 +51,22 @@ TOP_LEVEL_SECTIONS = frozenset({
 }) | wiki_en.SECTIONS
 # Sections whose bullets are rulings (and their sub-sections).
 RULING_SECTIONS = frozenset({"ルール", "ルーリング", "裁定"}) | wiki_en.RULING_SECTIONS
+# ... and the longer names some pages give them (主なルール, ルール上の注意, ルールについて, Rulings notes)
+_RULING_HEADING = re.compile(r"^(?:主な|その他の|細かい)?(?:ルール|ルーリング|裁定)(?:上の(?:注意|扱い)|解説|について|・裁定|の詳細)?"
+                             r"[：:]?$|^(?:Rulings?|Rulings notes|Notable rulings)$")
+
+
+def is_ruling_heading(text: str) -> bool:
+    """Whether a section heading's bullets are rulings.
+
+    >>> is_ruling_heading("ルール"), is_ruling_heading("ルール上の注意"), is_ruling_heading("総合ルール"), is_ruling_heading("解説")
+    (True, True, False, False)
+    """
+    return text in RULING_SECTIONS or bool(_RULING_HEADING.match(text))
 
 _EDIT_MARK = "[編集]"
+# "ルール[編集]", "ルール [編集 | ソースを編集]": a Japanese heading with its edit link after it
+_JA_EDIT_LINK = re.compile(r"^(?P<heading>[^\[\]]{1,60}?)\s*\[編集(?:\s*\|\s*ソースを編集)?\]$")
 _CHROME = re.compile(
     r"^(?:提供[：:]\s*MTG Wiki|From MTG Wiki|移動[：:]\s*案内[,、]\s*検索|Jump to navigation.*"
     r"|\(版間での差分\)|目次(?:\s*\|)?|MOBILE)$"
@@ -61,7 +75,24 @@ _REDIRECT = re.compile(r"^[(（]?(?P<source>[^()（）]*?)\s*から転送[)）]$
 _REVISION = re.compile(r"^(?:.+時点における.*版|Revision as of .+)$")
 _DISAMBIGUATION = re.compile(r"^この項目では.+")
 _QUOTE_START = re.compile(r"^引用[：:]\s*総合ルール\s*(?P<version>\S+)\s*$")
-_BULLET = re.compile(r"^(?P<indent>[ \u3000]*)(?P<mark>[•\-\*]|\d+[.．])(?:[ \u3000]+(?P<text>.*))?$")
+# A list item: "•", "-", "*", "1." and a space; the marks browsers print for nested lists ("◦", "▪", …),
+# and the Japanese "・", which needs no space after it.
+_BULLET = re.compile(r"^(?P<indent>[ \u3000]*)(?:(?P<mark>[•\-\*◦○●▪■‣∙]|\d+[.．])(?:[ \u3000]+(?P<text>.*))?"
+                     r"|(?P<dot>・)[ \u3000]*(?P<dot_text>.+))$")
+# a nested list's mark says its level when the text lost its indentation
+_MARK_LEVEL = {"◦": 1, "○": 1, "▪": 2, "■": 2, "‣": 2, "∙": 2}
+
+
+def _bullet(raw: str) -> tuple[int, str, str] | None:
+    """(indentation width, mark, text) of a list item line, or None."""
+    b = _BULLET.match(raw)
+    if not b:
+        return None
+    mark = b.group("mark") or b.group("dot")
+    text = b.group("text") if b.group("mark") else b.group("dot_text")
+    indent = len(b.group("indent")) or 2 * _MARK_LEVEL.get(mark, 0)
+    return indent, mark, (text or "")
+
 # A flattened infobox: "続唱/Cascade | |", "---|---|", "種別 | 誘発型能力 |", "登場セット | … |"
 _TABLE_ROW = re.compile(r"^(?P<key>[^|]+?)\s*\|\s*(?P<value>[^|]*?)\s*\|$")
 # A flattened table row of more than two cells: "未来予知 | FUT | 2007年5月 |"
@@ -177,7 +208,7 @@ def _is_stop(text: str) -> bool:
     """Lines that end a card box's text."""
     return (
         not text or _is_chrome(text) or text in TOP_LEVEL_SECTIONS or text.startswith(("※", _EDIT_MARK))
-        or text == "*" or bool(_QUOTE_START.match(text)) or bool(_BULLET.match(text))
+        or text == "*" or bool(_QUOTE_START.match(text)) or _bullet(text) is not None
         or parse_card_name_line(text) is not None or is_type_line(text)
     )
 
@@ -305,10 +336,12 @@ def parse_rendered(text: str, source: str, *, first_line: int = 1, revision: str
         if _is_chrome(stripped):
             lines.i += 1
             continue
-        edited = wiki_en.heading_with_edit_link(stripped)
+        ja_edited = _JA_EDIT_LINK.match(stripped)
+        edited = wiki_en.heading_with_edit_link(stripped) or (ja_edited.group("heading").strip() if ja_edited else None)
         if edited:  # "Rules[edit | edit source]": an English heading with its edit link
             blocks.append(Heading(edited, None, number))
-            in_quote = in_sets = False
+            in_quote = False
+            in_sets = edited == "登場セット"
             lines.i += 1
             previous_blank = False
             continue
@@ -342,8 +375,8 @@ def parse_rendered(text: str, source: str, *, first_line: int = 1, revision: str
             if stripped in TOP_LEVEL_SECTIONS:
                 in_quote = False
             else:
-                b = _BULLET.match(raw)
-                quoted = (b.group("text") or "") if b else stripped
+                b = _bullet(raw)
+                quoted = b[2] if b else stripped
                 if quoted.strip():
                     blocks.append(QuoteLine(quoted.strip(), number))
                 lines.i += 1
@@ -371,11 +404,10 @@ def parse_rendered(text: str, source: str, *, first_line: int = 1, revision: str
             blocks.append(box)
             previous_blank = False
             continue
-        b = _BULLET.match(raw)
+        b = _bullet(raw)
         if b:
             # the depth is the indentation for now; _settle_lists makes it relative to the list
-            blocks.append(ListItem((b.group("text") or "").strip(), len(b.group("indent")), number,
-                                   ordered=b.group("mark")[0].isdigit()))
+            blocks.append(ListItem(b[2].strip(), b[0], number, ordered=b[1][0].isdigit()))
             lines.i += 1
             previous_blank = False
             continue
@@ -536,7 +568,7 @@ def check_truncation(doc: WikiDocument) -> None:
         text = (last.text or "") if not isinstance(last, CardBox) else (last.text or last.type_line or "")
         heading = next((b.text for b in reversed(doc.blocks) if isinstance(b, Heading)), None)
         # a ruling is a sentence however short; other list items (set names, 常磐木) need not be
-        in_rulings = isinstance(last, ListItem) and heading in RULING_SECTIONS
+        in_rulings = isinstance(last, ListItem) and heading is not None and is_ruling_heading(heading)
         long_enough = len(text) >= (8 if isinstance(last, Paragraph) or in_rulings else 20)
         if not text:
             reason = "ends with an empty bullet"

@@ -169,7 +169,7 @@ TABLES = {
     },
     "ruling_rules": {
         "title": "Wiki rulings → rules",
-        "description": "The rules each wiki ruling applies (kb rulings 701.57a), found by the linker: how = cited (its text cites the number), keyword+similarity (a rule of its page's keyword, the most similar), similarity (the most similar rule of the CR); score = the evidence's strength (similarity plus the keyword's weight; 1 for a citation). Each link has a row for the newest English release (role newest) and one for the release the ruling was written for (role written: the release its page quotes, or the one in force on the page's date); lineage_id ties them. A ruling linked to nothing is listed in ingest_problems (ruling-not-linked).",
+        "description": "The rules each wiki ruling applies (kb rulings 701.57a), found by the linker: how = cited (its text cites the number), template (a wording that restates one rule: 対象がすべて不正 is 608.2b), keyword+similarity (a rule of its page's keyword, the most similar), similarity (the most similar rule of the CR), parent (a nested ruling or example linked to nothing itself takes the links of the ruling it is under); score = the evidence's strength (similarity plus the keyword's weight; 1 for a citation). Each link has a row for the newest English release (role newest) and one for the release the ruling was written for (role written: the release its page quotes, or the one in force on the page's date); lineage_id ties them. A ruling linked to nothing is listed in ingest_problems (ruling-not-linked).",
         "facets": ["how", "role", "release", "number"],
     },
     "card_ruling_rules": {

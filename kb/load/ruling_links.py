@@ -12,7 +12,8 @@ newest English release (``role = 'newest'``), each with its number there:
   or the page revision's date; a page with neither has only the newest row.
 
 ``how`` says on what evidence (``cited``, ``template``, ``keyword+similarity``,
-``topic+similarity``, ``similarity``: see :mod:`kb.ruling_links.linker`) and ``score`` how
+``topic+similarity``, ``similarity``: see :mod:`kb.ruling_links.linker`; ``parent``: a wiki
+ruling nested under another, linked to nothing itself, takes its parent's links) and ``score`` how
 strongly. A card ruling's candidates come from its card's keywords (``card_keywords``) and the
 general topics of its card's text (:func:`kb.ruling_links.topics.card_topics`). A ruling with no link is kept as an
 ``ingest_problems`` row (``ruling-not-linked``) naming its file and line and the
@@ -30,11 +31,13 @@ import bisect
 import json
 import re
 from collections import defaultdict
+from dataclasses import replace
 
 from ingest.records import IngestProblem
 
 from ..build import BuildContext
 from ..ruling_links import Linker, Ruling, RuleIndex
+from ..ruling_links.linker import Decision, Link
 from ..ruling_links.topics import card_topics
 from ..schema import create_tables
 
@@ -63,6 +66,9 @@ CARD_TOPICS = True
 # Whether a card ruling that names its card's keyword (and no general topic) applies the keyword's
 # definition when no subrule of it stands out.
 CARD_DEFINITION_IF_NAMED = True
+# Whether a wiki ruling linked to nothing that is nested under another ruling takes its parent's links.
+INHERIT_PARENT_LINKS = True
+PARENT_SHARE = 0.9  # ... at this share of the parent's score
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 _JA_DATE = re.compile(r"(?P<y>\d{4})年(?P<m>\d{1,2})月(?P<d>\d{1,2})日")
 _EN_DATE = re.compile(r"(?P<d>\d{1,2}) (?P<month>January|February|March|April|May|June|July|August|September"
@@ -140,9 +146,9 @@ def load_ruling_links(ctx: BuildContext) -> None:
             # identical rulings (one text on many cards with the same keywords) are decided once
             distinct = list(dict.fromkeys(item["ruling"] for item in items))
             decided = dict(zip(distinct, linker.link_many(distinct)))
+            decisions = inherit_parent_links(items, [decided[item["ruling"]] for item in items])
             rows, updates = [], []
-            for item in items:
-                decision = decided[item["ruling"]]
+            for item, decision in zip(items, decisions):
                 written = item["written"]
                 for link in decision.links:
                     base = {key_column: item["id"], "lineage_id": link.lineage_id, "how": link.how,
@@ -172,6 +178,25 @@ def load_ruling_links(ctx: BuildContext) -> None:
         db[name].create_index(["lineage_id"], if_not_exists=True)
 
 
+def inherit_parent_links(items: list[dict], decisions: list) -> list:
+    """Each decision, or, for a wiki ruling linked to nothing that is nested under another (a sub-bullet or
+    an example: ``parent`` is that ruling's id), its parent's links, ``how`` "parent": a nested bullet
+    elaborates the ruling above it (探す: 「例：…ショックが公開されている…」 under the 701.23b ruling).
+
+    Items come parents first (by id), so a chain of nested rulings inherits down from its top."""
+    out: list = []
+    by_id: dict[int, list[Link]] = {}
+    for item, decision in zip(items, decisions):
+        parent = item.get("parent")
+        if INHERIT_PARENT_LINKS and not decision.links and parent in by_id and by_id[parent]:
+            decision = Decision(links=[replace(link, how="parent", score=round(link.score * PARENT_SHARE, 3),
+                                               similarity=None, cited=None) for link in by_id[parent]],
+                                best=decision.best, unresolved=decision.unresolved)
+        by_id[item["id"]] = decision.links
+        out.append(decision)
+    return out
+
+
 def _written_place(index: RuleIndex, written: list[tuple[str, str]], lineage_id: int, releases: _Releases):
     """(release, lang, number) of the lineage in the first of the ruling's releases that has it."""
     for lang, release in written:
@@ -195,8 +220,8 @@ def wiki_rulings(db) -> list[dict]:
         "select id, name_en, kind, quoted_release, revision from wiki_pages")} if "wiki_pages" in db.table_names() else {}
     releases = _Releases(db.conn)
     out = []
-    for rid, page_id, title, text, search_ja, keyword, source, line in db.execute(
-            "select id, page_id, page_title, text, search_ja, keyword, source, line from rulings order by id"):
+    for rid, page_id, title, text, search_ja, keyword, source, line, parent in db.execute(
+            "select id, page_id, page_title, text, search_ja, keyword, source, line, parent_id from rulings order by id"):
         if not text:
             continue
         name_en, kind, quoted, revision = pages.get(page_id, (None, None, None, None))
@@ -210,7 +235,7 @@ def wiki_rulings(db) -> list[dict]:
             written.append(("en", in_force))
         keywords = tuple(k for k in dict.fromkeys([keyword, name_en]) if k)
         out.append({
-            "id": rid, "source": source, "line": line, "written": written,
+            "id": rid, "source": source, "line": line, "written": written, "parent": parent,
             "what": f"the ruling on the {title} page",
             "ruling": Ruling(text, lang, search_ja if lang == "ja" else None, keywords, tuple(written),
                              subjects=keywords),

@@ -31,6 +31,7 @@ class Label:
     also: list[str]
     split: str
     note: str
+    draw: int | None = None  # the seed of the random draw it came from, if any
 
 
 @dataclass
@@ -67,7 +68,7 @@ def load_labels(path: Path = LABELS) -> tuple[str, list[Label]]:
     labels = [Label("wiki", (w["page"], w["text"]), w["rules"], w.get("also", []), w["split"], w.get("note", ""))
               for w in data.get("wiki", [])]
     labels += [Label("card", (c["card"], c["date"], c["text"]), c["rules"], c.get("also", []), c["split"],
-                     c.get("note", "")) for c in data.get("card", [])]
+                     c.get("note", ""), c.get("draw")) for c in data.get("card", [])]
     return data["release"], labels
 
 
@@ -119,18 +120,25 @@ def evaluate(conn, labels: list[Label], release: str, links_of) -> dict[tuple[st
 
 def live_links(conn, linker, kinds=("wiki", "card")):
     """A ``links_of`` that runs ``linker`` on the rulings as the build step would."""
-    from kb.load.ruling_links import card_rulings, wiki_rulings
+    from kb.load.ruling_links import card_rulings, inherit_parent_links, wiki_rulings
 
     items: dict[tuple[str, int], object] = {}
+    wiki_links: dict[int, list] = {}
     if "wiki" in kinds:
-        for item in wiki_rulings(_Db(conn)):
+        wiki = wiki_rulings(_Db(conn))
+        for item in wiki:
             items[("wiki", item["id"])] = item["ruling"]
+        # as the build decides them: a nested ruling linked to nothing takes its parent's links
+        for item, decision in zip(wiki, inherit_parent_links(wiki, [linker.link(i["ruling"]) for i in wiki])):
+            wiki_links[item["id"]] = [(link.lineage_id, link.number) for link in decision.links]
     if "card" in kinds:
         for item in card_rulings(_Db(conn), linker.index):
             items[("card", item["id"])] = item["ruling"]
     cache: dict = {}
 
     def links_of(kind: str, ruling_id: int):
+        if kind == "wiki" and ruling_id in wiki_links:
+            return wiki_links[ruling_id]
         ruling = items.get((kind, ruling_id))
         if ruling is None:
             return []

@@ -39,7 +39,7 @@ from ingest.rule_refs import find_citations
 
 from .index import Keyword, RuleIndex
 from .similarity import LexicalSimilarity, Similarity
-from .topics import ruling_topics, template_rule
+from .topics import ruling_topics, template_rule, template_rule_ja
 
 # Set on the "tune" half of the labels only (bench/bench_ruling_links.py prints both halves).
 KEYWORD_MIN = 0.15  # a keyword's subrule: as similar as this to be chosen on its own
@@ -50,8 +50,8 @@ SIMILARITY_MARGIN = 0.15  # ... this far ahead of the next
 OUTSIDE_RATIO = 2.0  # a rule outside the keyword beats the keyword's when this many times as similar
 CONTEXT_BONUS = 0.40  # a keyword link's score: its similarity plus this
 TOP_K = 5  # the most similar rules looked at outside the keyword
-TOPIC_MIN = 0.20  # a rule of a topic the ruling names (kb.ruling_links.topics): as similar as this
-TOPIC_MIN_CONFIRMED = 0.12  # ... when the card's own text has the topic too
+TOPIC_MIN = 0.30  # a rule of a topic the ruling names (kb.ruling_links.topics): as similar as this
+TOPIC_MIN_CONFIRMED = 0.30  # ... when the card's own text has the topic too
 TOPIC_MARGIN = 0.03  # ... and this far ahead of the topics' next rule
 TOPIC_BONUS = 0.25  # a topic link's score: its similarity plus this
 DEFINITION_UNLESS_TOPIC_CHOSEN = True  # ... when a general topic's rule was not chosen (else: when none is named)
@@ -60,6 +60,7 @@ DEFINITION_MUST_LEAD = True  # a card ruling gets its keyword's definition only 
 # to it as the keyword's most similar subrule: a ruling far nearer another subrule (701.23b on 探す)
 # is about that subrule, and the definition would be a wrong link (precision before coverage)
 PAGE_DEFINITION_SHARE = 0.75
+TEMPLATES_ON_WIKI = True  # wiki rulings (English, and Japanese by JA_TEMPLATES) are read for templates too
 TEMPLATE_SCORE = 0.9  # a link by a ruling template (kb.ruling_links.topics.TEMPLATES)
 TOPIC_OVER_KEYWORD = 1.5  # a topic's rule beats its keyword's clearly best subrule when this many times as similar
 MAX_LINKS = 3  # kept for callers; one link each by similarity (a second was more often wrong)
@@ -256,8 +257,13 @@ class Linker:
                 first.add(kw.members[0])
             members += [i for i in kw.members if i not in members]
         topic_docs = self._topic_docs(ruling, set(members))
+        # a recurring wording of a general rule: a card ruling's (Gatherer's), or an English or a Japanese
+        # wiki ruling's (a keyword page's ruling about targets is about 608.2b, not the keyword)
         template_doc = None
-        if ruling.use_topics and ruling.lang != "ja":
+        if ruling.lang == "ja":
+            if TEMPLATES_ON_WIKI:
+                template_doc = self.index.by_number.get(template_rule_ja(ruling.text) or "")
+        elif ruling.use_topics or TEMPLATES_ON_WIKI:
             template_doc = self.index.by_number.get(template_rule(ruling.text) or "")
         top, of_members = self._view(similar if similar is not None else self._similar(ruling),
                                      set(members) | set(topic_docs) | ({template_doc} - {None}), TOP_K)

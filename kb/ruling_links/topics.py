@@ -181,26 +181,35 @@ TEMPLATES: tuple[Template, ...] = (
     Template("707.10", _re(r"\bcop(?:y|ies)\b[^.]{0,80}\b(?:isn't|aren't|wasn't|weren't|is not|are not) cast\b")),
     Template("111.7", _re(r"\btokens?\b[^.]{0,80}\bceases? to exist\b")),
     Template("400.7", _re(r"\b(?:becomes?|is|it's|will be|considered) (?:a |an )?new objects?\b")),
-    Template("608.2h", _re(r"\blast known information\b|\bas it last existed (?:on the battlefield|in)\b")),
+    Template("608.2h", _re(r"\blast known (?:information|tap|untap|power|toughness|characteristics|state)\b"
+                           r"|\bas it last existed (?:on the battlefield|in)\b")),
     Template("603.3b", _re(r"\bput (?:those|these|the) (?:triggered )?abilities on the stack in any order\b"
-                           r"|\btriggers? along with\b")),
-    Template("603.2c", _re(r"\btriggers? only once (?:each time|for each)\b")),
-    Template("603.4", _re(r"\bintervening[- ]\"?if\"? clause\b")),
+                           r"|\btriggers? along with\b|\b(?:put|puts) them on(?:to)? the stack in any order\b"
+                           r"|\babilities can be put on(?:to)? the stack in any order\b")),
+    Template("603.2c", _re(r"\btriggers? only once (?:each time|for each|per spell)\b")),
+    Template("603.4", _re(r"\bintervening[- ][\"'“”‘’]*if[\"'“”‘’]* clauses?\b")),
     Template("202.3e", _re(r"\bX is (?:treated as )?0\b[^.]{0,60}\bnot on the stack\b"
                            r"|\bmana value\b[^.]{0,80}\bX\b[^.]{0,40}\b(?:0|zero)\b")),
     Template("107.3b", _re(r"\bmust choose 0 as the value (?:of|for) X\b|\bX\b[^.]{0,40}\bmust (?:be|choose) 0\b"
                            r"|\bonly legal (?:choice|value) for X is 0\b")),
     Template("601.2f", _re(r"\bto determine the total cost of a spell\b|\bwhen calculating a spell's total cost\b"
+                           r"|\bTo determine a spell's total cost\b"
                            r"|\bpay (?:that much )?more or less\b|\bcost increases? (?:and|or) (?:cost )?reductions?\b")),
-    Template("613.7", _re(r"\btimestamp order\b")),
-    Template("611.2c", _re(r"\b(?:enter the battlefield|enters the battlefield|you gain control of|come under your control)"
+    Template("613.7", _re(r"\btimestamp order\b|\b(?:override|overwrite)s?\b[^.]{0,60}\beffects that set\b[^.]{0,80}"
+                          r"\b(?:if and only if|existed before)\b")),
+    # a setting effect (layer 7b) overrides the setting effects before it; the modifying ones (7c) still apply
+    Template("613.4b", _re(r"\b(?:override|overwrite)s? (?:any|all|other|previous|earlier)\b[^.]{0,30}\beffects that set\b")),
+    Template("611.2c", _re(r"\b(?:enter\w*(?: the battlefield)?|you gain control of|(?:begin|start)s? to control|come under \w+ control)"
                            r"\b[^.]{0,40}\blater (?:in|that) (?:the )?turn\b"
-                           r"|\bonly (?:creatures|permanents|lands|artifacts)\b[^.]{0,60}\b(?:when|as) [^.]{0,40}\bresolves\b")),
+                           r"|\bonly (?:creatures|permanents|lands|artifacts)\b[^.]{0,60}\b(?:when|as|at the time) [^.]{0,40}\bresolves\b"
+                           r"|\b(?:affects?|grants?|gives?) (?:the ability to )?only (?:creatures|permanents)\b[^.]{0,60}"
+                           r"\b(?:when|as|at the time) [^.]{0,40}\bresolves\b")),
     Template("616.1", _re(r"\bchooses which (?:replacement |prevention )?effects? (?:applies|to apply)\b"
                           r"|\bchooses (?:the )?order in which (?:to apply )?(?:the )?(?:replacement|prevention)\b")),
     Template("702.12b", _re(r"\bindestructible\b.{0,40}\b(?:destroy\w*|lethal damage)\b"
                             r"|\b(?:destroy|lethal damage)\b[^.]{0,80}\bindestructible\b")),
-    Template("704.5f", _re(r"\btoughness (?:is )?0 or less\b|\b0 or less toughness\b")),
+    Template("704.5f", _re(r"\btoughness (?:is )?0 or less\b|\b0 or less toughness\b"
+                           r"|\bas a 0/0\b[^.]{0,120}\b(?:die|state-based)")),
     Template("107.4f", _re(r"\bPhyrexian mana\b")),
     Template("700.5", _re(r"\bdevotion to\b")),
     Template("508.1d", _re(r"\battacks? each (?:combat|turn) if able\b|\bdeclare attackers step\b[^.]{0,60}\bis tapped or\b")),
@@ -209,7 +218,9 @@ TEMPLATES: tuple[Template, ...] = (
     Template("708.9", _re(r"\bface-down\b[^.]{0,80}\bleaves the battlefield\b[^.]{0,40}\breveal\b")),
     Template("708.5", _re(r"\blook at (?:a )?face-down (?:spells?|permanents?)\b")),
     Template("508.4", _re(r"\b(?:put onto|enters?) the battlefield (?:tapped and )?attacking\b[^.]{0,120}"
-                          r"\b(?:never|weren't|wasn't|won't (?:count|be)) (?:declared|count)")),
+                          r"\b(?:never|weren't|wasn't|won't (?:count|be)) (?:declared|count)"
+                          r"|\b(?:enter|enters|entered|put onto) the battlefield (?:tapped and )?attacking (?:won't|don't|doesn't|didn't)"
+                          r" (?:count|trigger|cause)")),
     Template("704.5j", _re(r"\blegend rule\b")),
     Template("704.5m", _re(r"\bAuras? attached to\b[^.]{0,60}\b(?:put into (?:its|their) owners?'? graveyards?)\b")),
     Template("121.2", _re(r"\beach draw is performed one at a time\b|\bdraws? (?:them|the cards|cards) one at a time\b")),
@@ -225,9 +236,116 @@ TEMPLATES: tuple[Template, ...] = (
     Template("708.8", _re(r"\bturns? face up or face down changes characteristics\b")),
     Template("202.3", _re(r"\bmana value of (?:a|the) spell cast without paying its mana cost is determined by its mana cost\b")),
     Template("118.9a", _re(r"\bwithout paying its mana cost,?\"?[^.]{0,40}\bcan't (?:choose to )?cast it for any"
-                           r" alternative costs?\b")),
+                           r" alternative costs?\b|\bcan't (?:pay|apply|use) any other alternative costs?\b"
+                           r"|\bcan't choose to cast it for any other alternative costs?\b")),
     Template("302.6", _re(r"\bcontinuously controlled\b[^.]{0,60}\bmost recent turn\b")),
-    Template("712.14", _re(r"\benters? with its front face up\b")),
+    Template("712.14", _re(r"\benters?(?: the battlefield)? with its front face up\b")),
+    # round 6: recurring wordings of the general rules the round-5 tune half's unlinked rulings apply
+    Template("702.26d", _re(r"\bphas\w* (?:in|out) (?:doesn't|won't|don't) cause\b"
+                            r"|\b(?:won't|doesn't|don't) trigger when [^.]{0,60}\bphases? (?:in|out)\b")),
+    Template("702.124e", _re(r"\b(?:one or both|either) of (?:your|their) (?:two )?commanders\b")),
+    Template("702.124d", _re(r"\btwo commanders are tracked separately\b|\bcommanders function independently\b")),
+    Template("702.124b", _re(r"\bboth commanders (?:start|begin) (?:the game )?in the command zone\b")),
+    Template("101.4", _re(r"\b(?:the active player|the player whose turn it is)\b[^.]{0,140}\bthen each (?:other )?player"
+                          r" in turn order\b"),
+             _re(r"\btrigger")),  # the triggered abilities' APNAP order is 603.3b
+    Template("603.10a", _re(r"\b(?:dies|die|leaves? the battlefield) at the same time as\b[^.]{0,120}\btrigger")),
+    Template("603.6a", _re(r"\benters? the battlefield (?:under your control )?at the same time as\b[^.]{0,120}\btrigger"
+                           r"|\band (?:another|one or more other) [^.]{0,60}\benter the battlefield (?:under your control )?at the same"
+                           r" time\b[^.]{0,60}\btrigger")),
+    Template("700.2d", _re(r"\bsame mode (?:more than once|multiple times|twice)\b|\bany one mode multiple times\b")),
+    Template("707.10", _re(r"\bcop(?:y|ies)\b[^.]{0,60}\bsame value (?:of|for) X\b"
+                           r"|\b(?:won't|doesn't|don't) trigger when a copy of (?:a|the|that) spell is created\b")),
+    Template("707.2", _re(r"\bcop(?:y|ies)\b[^.]{0,40}\bexactly what (?:was|is) printed\b"
+                          r"|\bcop(?:y|ies) only what(?:'s| is| was) (?:printed )?on the original\b")),
+    Template("614.9", _re(r"\b(?:isn't|won't be|is not|wasn't) redirected\b")),
+    Template("106.1a", _re(r"\bthe colors of mana are white, blue, black, red, and green\b|\bcolorless mana (?:is not|isn't) a colou?r\b")),
+    Template("105.2c", _re(r"\bcolorless (?:is not|isn't) a colou?r\b")),
+    Template("702.122a", _re(r"\bcrew(?:ed)? (?:a|the|that) Vehicle aren't attached\b|\btap more creatures than necessary\b[^.]{0,30}\bcrew\b"
+                             r"|\btapped to pay (?:a|the) crew cost, even one that\b")),
+    Template("707.5", _re(r"\benters(?: the battlefield)? with\"? abilities of the copied\b")),
+    Template("404.3", _re(r"\bdecides? the order (?:in which )?(?:they're|they are|those cards are|the cards are) put into\b")),
+    Template("514.3a", _re(r"\bdiscards? a card during (?:their|your) cleanup step\b[^.]{0,120}\btrigger")),
+    Template("514.1", _re(r"\bdiscard\w*\b[^.]{0,60}\b(?:during|in) (?:the |their |your |its )?cleanup step\b"),
+             _re(r"\bpriority\b")),  # abilities triggering during cleanup, and priority then, are 514.3a
+    Template("603.3d", _re(r"\bchoose (?:the )?targets? (?:of|for) (?:the|that|this|its) (?:triggered )?ability as (?:it's|it is) put"
+                           r" on(?:to)? the stack\b")),
+    Template("113.7a", _re(r"\bthe ability on the stack won't be affected\b|\bindependently of (?:its|the) source\b")),
+    Template("121.1", _re(r"\b(?:it is|it's|they are|they're|card is|cards are) not drawn\b|\bwithout (?:specifically )?using the word \W?draw\b")),
+    Template("701.23a", _re(r"\b(?:contains|uses?|using) the word \W?search\b")),
+    Template("701.17a", _re(r"\b(?:contains|uses?|using) the word \W?mill\b")),
+    Template("601.2d", _re(r"\beach (?:chosen )?target must (?:receive|be assigned|be dealt|get) at least (?:1|one)\b")),
+    Template("903.4d", _re(r"\bcolor identity is determined by\b[^.]{0,80}\bboth faces\b")),
+    Template("712.11b", _re(r"\bmodal double-faced card with any face that fits\b")),
+    # Sagas (714): the recurring wordings of their rulings
+    Template("714.2b", _re(r"\bA chapter ability is a triggered ability\b|\bchapter ability doesn't trigger if a lore counter is put\b"
+                           r"|\bRemoving lore counters won't cause a previous chapter ability to trigger\b")),
+    Template("714.3a", _re(r"\bAs a Saga enters(?: the battlefield)?, its controller puts a lore counter on it\b")),
+    Template("714.4", _re(r"\bOnce the number of lore counters on a Saga is greater than or equal to\b")),
+    Template("700.6", _re(r"\bis historic if it has the legendary supertype\b")),
+    Template("712.14a", _re(r"\bput a card that isn't a double-faced card onto the battlefield transformed\b")),
+    Template("609.3", _re(r"\b(?:fewer|less) than \w+ cards in (?:your|their|his or her|that player's|the) library\b[^.]{0,80}"
+                          r"\b(?:all (?:the )?(?:remaining )?cards|whatever|the rest|remain)\b"),
+             _re(r"\bmill")),  # milling as many as possible is 701.17b
+    Template("707.10c", _re(r"\bsame targets?\b[^.]{0,60}\bunless (?:you|its controller|that player) chooses? new\b"
+                            r"|\bmay change any number of the targets\b")),
+    Template("508.1h", _re(r"\bpays?\b[^.]{0,60}\bas attackers are (?:being )?declared\b")),
+    Template("400.7", _re(r"\bleaves? that zone before\b")),
+    Template("509.1h", _re(r"\bonce (?:a|an attacking|the) creature (?:has )?(?:become|becomes|is) blocked\b[^.]{0,60}\b(?:won't|doesn't)"
+                           r" change\b|\bmust already have \w+ when the declare blockers step begins\b")),
+    Template("508.2", _re(r"\b(?:ability|abilities|triggers and) resolves? before blockers are (?:chosen|declared)\b")),
+    Template("302.6", _re(r"\b(?:haven't|hasn't|didn't) controll?ed (?:it |them )?continuously since\b")),
+    Template("119.9", _re(r"\bseparate life[- ]gain(?:ing)? events?\b")),
+    # round 6: the corpus's most frequent unlinked wordings, each restating one rule
+    Template("601.2c", _re(r"\btargets are chosen when (?:the spell|it) is (?:finally )?cast\b"
+                           r"|\brequire alternative or additional targets if they're kicked\b")),
+    Template("702.62c", _re(r"\busing suspend any time you could cast that card\b")),
+    Template("702.124a", _re(r"\bboth must have the partner ability as the game begins\b")),
+    Template("603.6a", _re(r"\b(?:landfall|constellation|rally|alliance) ability triggers whenever an? \w+ enters the battlefield"
+                           r" under your control for any reason\b|\bdoesn't trigger if a permanent already on the battlefield becomes\b")),
+    Template("701.22a", _re(r"\border cards returned to your library after scrying\b")),
+    Template("205.4a", _re(r"\bSnow is a supertype, not a card type\b")),
+    Template("107.4h", _re(r"\bSnow isn't a type of mana\b|\bfor each \{S\} spent to cast\b")),
+    Template("509.3g", _re(r"\btriggers when something \W?attacks and isn't blocked\W? triggers in the declare blockers step\b")),
+    Template("702.33d", _re(r"\bA spell cast with that additional cost paid is \W?kicked\b|\bcan't pay a kicker cost more than once\b")),
+    Template("702.33a", _re(r"\bonto the battlefield without casting it, you can't kick it\b")),
+    Template("707.10", _re(r"\bIf you copy a kicked spell, the copy is also kicked\b")),
+    Template("708.2a", _re(r"\benters the battlefield as a 2/2 creature with no name, mana cost, creature types, or abilities\b")),
+    Template("702.103b", _re(r"\bOn the stack, a spell with bestow is either a creature spell or an Aura spell\b")),
+    Template("702.103f", _re(r"\ban Aura with bestow isn't put into its owner's graveyard if it becomes unattached\b")),
+    Template("702.22c", _re(r"\bmaximum of one nonbanding creature can join an attacking band\b")),
+    Template("700.8b", _re(r"\bparty\b[^.]*\bhighest such number\b")),
+    Template("700.8a", _re(r"\bnumber of creatures in your party\W? (?:check|gets a number from zero to four)\b"
+                           r"|\bnumber of creatures in your party gets a number\b")),
+    Template("406.3", _re(r"\bexile (?:the|that|those) cards? face up\b|\bcards are exiled face up\b")),
+    Template("205.2a", _re(r"\bThe card types (?:in Magic )?are artifact\b")),
+    Template("119.4", _re(r"\bat 1 life or less, you can't pay 2 life\b|\bcan't pay more life than you have\b")),
+    Template("707.10", _re(r"\bcop(?:y|ies)\b[^.]{0,80}\bso it's not \W?cast\b|\bno mana was spent to cast the copy\b")),
+    Template("506.4", _re(r"\bUntapping an attacking creature doesn't remove it from combat\b")),
+    Template("107.6", _re(r"\bactivate an \{Q\} ability\b")),
+    Template("708.2a", _re(r"\bface-down (?:creatures|permanents) don't have names\b"
+                           r"|\bface-down (?:permanent|creature|spell) is a 2/2 creature with no name\b")),
+    Template("701.9a", _re(r"\bCards are discarded in a Magic game only from a player's hand\b")),
+    Template("301.5c", _re(r"\bEquipment (?:creature )?can never become attached to itself\b")),
+    Template("702.61b", _re(r"\bPlayers still get priority while a card with split second is on the stack\b"
+                            r"|\bturn face-down creatures face up while a spell with split second\b"
+                            r"|\bSplit second doesn't stop triggered abilities from triggering\b")),
+    Template("506.2", _re(r"\battacking a planeswalker, that planeswalker's controller is the defending player\b")),
+    Template("707.10", _re(r"\bthe copy will have the same mode\b")),
+    Template("302.6", _re(r"\bdoes not have the \{T\} symbol\b")),
+    Template("709.3b", _re(r"\bOn the stack, a split spell that hasn't been fused has only that half's characteristics\b")),
+    Template("305.6", _re(r"\bmana abilities associated with both of its basic land types\b")),
+    Template("110.1", _re(r"\bA permanent is any object on the battlefield\b")),
+    Template("303.4e", _re(r"\bGaining control of a creature doesn't cause you to gain control of any Auras\b")),
+    Template("704.5q", _re(r"\bremoved in pairs as a state-based action\b")),
+    Template("301.7", _re(r"\bVehicle is an artifact type, not a creature type\b")),
+    Template("301.7b", _re(r"\boverwrites the Vehicle's printed power and toughness\b")),
+    Template("508.1a", _re(r"\bmust be a creature as the declare attackers step begins\b")),
+    Template("509.1h", _re(r"\battacking creatures are neither blocked nor unblocked\b")),
+    Template("508.4", _re(r"\bwas never declared as an attacking creature\b")),
+    Template("709.4", _re(r"\bcharacteristics of a split card are the combination of its two halves\b")),
+    Template("712.8a", _re(r"\bIn every zone other than the battlefield, consider only the characteristics of its front face\b"
+                           r"|\bconsider only the characteristics of (?:a|the) double-faced card's front face\b")),
 )
 
 
@@ -245,6 +363,34 @@ def template_rule(text: str) -> str | None:
     True
     """
     for t in TEMPLATES:
+        if t.pattern.search(text) and not (t.unless and t.unless.search(text)):
+            return t.rule
+    return None
+
+
+# The Japanese wiki's wordings for the general rules its rulings apply, read with the Japanese CR's
+# own terms (対象が不正 608.2b, 書かれている順に 608.2c, 新しいオブジェクト 400.7, 表向きで追放 406.3):
+# a ruling on a keyword's page that says one of these applies that rule, not the keyword's subrule.
+JA_TEMPLATES: tuple[Template, ...] = (
+    Template("608.2b", _re(r"対象(?:が|は)?(?:すべて|全て)?不正(?:な対象)?に?な|対象不適正|すべて不正な対象")),
+    Template("608.2c", _re(r"(?:書かれている|書かれた|記載されている|記載された|記されている)順(?:序|番)?に(?:従って)?"
+                           r"(?:解決|処理|実行)")),
+    Template("400.7", _re(r"新しいオブジェクト")),
+    Template("406.3", _re(r"(?:表|裏)向きで追放(?:され|する)")),
+    Template("701.6a", _re(r"打ち消され(?:た|る)(?:場合|ならば|なら)")),
+)
+
+
+@functools.lru_cache(maxsize=65536)
+def template_rule_ja(text: str) -> str | None:
+    """The rule whose Japanese wording (:data:`JA_TEMPLATES`) a Japanese ruling uses, if any.
+
+    >>> template_rule_ja("解決時にそれらの対象がすべて不正な対象になっていたならば、呪文は立ち消える。")
+    '608.2b'
+    >>> template_rule_ja("カードは表向きで追放される。"), template_rule_ja("発見されたカードは手札に加えられる。")
+    ('406.3', None)
+    """
+    for t in JA_TEMPLATES:
         if t.pattern.search(text) and not (t.unless and t.unless.search(text)):
             return t.rule
     return None
