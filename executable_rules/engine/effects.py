@@ -44,6 +44,8 @@ class Context:
     trigger: str | None = None
     amount: int = 0          # "that much", "the same value"
     memory: dict[str, Any] = field(default_factory=dict)
+    them: list[int] | None = None   # what "them" / "those cards" mean (the objects the last effect affected); a
+                                    # delayed ability's objects, empty when they have all changed zones (400.7)
 
 
 # ---------------------------------------------------------------- targets
@@ -205,6 +207,9 @@ def choose_targets(state: GameState, controller: str, specs: list[Node], source:
 # ---------------------------------------------------------------- objects and players
 
 
+_PLURAL_PRONOUNS = ("them", "those creatures", "those cards", "those tokens", "the exiled cards")
+
+
 def objects(state: GameState, ctx: Context, node: Any) -> list[int]:
     """The cards an ``object`` node means now (illegal targets left out)."""
     if isinstance(node, Tree) and node.data == "object" and len(node.children) == 1:
@@ -213,12 +218,20 @@ def objects(state: GameState, ctx: Context, node: Any) -> list[int]:
         word = str(node)
         if node.type == "SELF" or word == "~":
             return [ctx.source] if ctx.source in state.cards else []
+        if ctx.them is not None and word in _PLURAL_PRONOUNS:
+            return [c for c in ctx.them if c in state.cards]
         if ctx.it is not None:
             return [ctx.it]
+        if ctx.them is not None:
+            return []              # a delayed ability whose object has changed zones: it can't find it (400.7)
         return [ctx.source]
     if isinstance(node, Tree) and node.data == "object":
         words = text(node)
+        if words in _PLURAL_PRONOUNS and ctx.them is not None:
+            return [c for c in ctx.them if c in state.cards]
         if words in ("it", "that creature", "that card", "that permanent", "that token", "them", "those creatures"):
+            if ctx.them is not None and ctx.it is None:
+                return []          # a delayed ability whose object has changed zones: it can't find it (400.7)
             return [ctx.it] if ctx.it is not None else [ctx.source]
         if words == "the top card of your library":
             library = state.player(ctx.controller).library.cards
@@ -332,12 +345,43 @@ def run_body(state: GameState, ctx: Context, body: Node, choose: Chooser) -> Non
             continue
         if sentence.data == "once_each_turn":
             continue
+        if sentence.data == "delayed":
+            create_delayed_trigger(state, ctx, sentence)
+            continue
         chain = next((c for c in sentence.children if isinstance(c, Tree) and c.data == "effect_chain"), None)
         if chain is None:
             continue
         for effect in chain.children:
             if isinstance(effect, Tree) and effect.data != "effect_sep":
                 run_effect(state, ctx, effect, choose)
+
+
+_DELAY_STEPS = {"the next end step": ("end step", False), "your next end step": ("end step", True),
+                "the next upkeep": ("upkeep", False), "your next upkeep": ("upkeep", True),
+                "the next turn's upkeep": ("upkeep", False), "the next cleanup step": ("cleanup", False)}
+
+
+def create_delayed_trigger(state: GameState, ctx: Context, sentence: Node) -> None:
+    """"… at the beginning of the next end step" in a resolving spell or ability: it creates a delayed triggered
+    ability, which triggers once, the next time that step begins (Handling Triggered Abilities — CR 603.7a–c). Its
+    "it" and "them" are the objects the effects before it affected, as they are now (603.7c: it refers to them
+    even though they have changed zones since the spell was cast)."""
+    from ..model import DelayedTrigger
+    delay = _child(sentence, "delay")
+    chain = _child(sentence, "effect_chain")
+    assert delay is not None and chain is not None
+    when = next(str(t) for t in delay.children if isinstance(t, Token) and t.type == "DELAY_STEP")
+    step, own_turn = _DELAY_STEPS[when]
+    refers = ctx.them if ctx.them is not None else ([ctx.it] if ctx.it is not None else [])
+    body = Tree("body", [Tree("sentence", [chain])])
+    words = f"at the beginning of {when}, {text(chain)}"
+    trigger = DelayedTrigger(state.ref(ctx.source) if ctx.source in state.cards else ObjectRef(ctx.source, 0),
+                             ctx.name.removesuffix("'s ability"), ctx.controller, step, own_turn, words,
+                             tuple(state.ref(c) for c in refers if c in state.cards), body,
+                             after_turn=state.turn if when == "the next turn's upkeep" else 0)
+    state.append(state.delayed_triggers, trigger)
+    _note(state, ctx, f"a delayed triggered ability is created: {words}",
+          Citation("Handling Triggered Abilities", "603.7a"))
 
 
 def run_effect(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -679,12 +723,15 @@ def exile(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     from ..actions.exile import exile as exile_card, exile_until_leaves
     until = find(node, "exile_until") is not None        # "… until ~ leaves the battlefield" (610.3)
     source = state.ref(ctx.source) if until else None
+    exiled = []
     for card in objects(state, ctx, _object_child(node)):
         if source is not None:
             exile_until_leaves(state, ctx.controller, card, source, state.cards[ctx.source].oracle.name)
         else:
             exile_card(state, ctx.controller, card)
         ctx.it = card             # "that card": the new object in exile (Zones — CR 400.7)
+        exiled.append(card)
+    ctx.them = exiled             # "return them …" / "those cards"
 
 
 def bounce(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -750,8 +797,12 @@ def create_token(state: GameState, ctx: Context, node: Node, choose: Chooser) ->
     assert desc is not None
     from ..actions.create import create_tokens
     oracle = token_card(desc)
+    made: list[int] = []
     for player in players(state, ctx, node):
-        create_tokens(state, player, oracle, count)
+        made += create_tokens(state, player, oracle, count)
+    ctx.them = made                 # "Sacrifice them at the beginning of the next end step"
+    if made:
+        ctx.it = made[0]
 
 
 def investigate(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:

@@ -313,6 +313,8 @@ def matches(state: GameState, controller: str, node: Node, card_id: int, source:
         return False
     if owner == "you_dont_control" and controller_of == controller:
         return False
+    if owner == "defending_player_controls" and not (on_battlefield and controller_of == _defending_player(state, source)):
+        return False
     if owner == "in_your_graveyard" and state.zone_of(card_id) is not state.player(controller).graveyard:
         return False
     if owner == "in_a_graveyard" and state.zone_of(card_id).kind is not ZoneKind.GRAVEYARD:
@@ -321,6 +323,20 @@ def matches(state: GameState, controller: str, node: Node, card_id: int, source:
                                                          "planeswalker", "permanent", "creature or planeswalker"}:
         return False
     return True
+
+
+def _defending_player(state: GameState, source: int | None) -> str | None:
+    """"Defending player" in the text of an attacking creature's ability: the player it attacks, or the controller
+    of the planeswalker it attacks (Declare Attackers Step — CR 508.5); with no combat, there is none."""
+    combat = state.combat
+    if combat is None or not combat.attackers:
+        return None
+    chosen = next(((r, a) for r, a in combat.attackers if r.card == source), combat.attackers[0])
+    attacked = chosen[1]
+    if isinstance(attacked, str):
+        return attacked
+    permanent = state.cards.get(attacked.card)
+    return permanent.controller if permanent is not None else None
 
 
 def _kind_matches(kind: str, types: frozenset[str], on_battlefield: bool) -> bool:

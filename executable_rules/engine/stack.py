@@ -337,10 +337,15 @@ def _ability_context(state: GameState, ability: TriggeredAbility, parsed: Abilit
     it = None
     event = ability.event
     trigger = parsed.trigger
-    if trigger in ("explores", "enters", "dies", "turned_face_up") and event.cards:
+    if trigger in ("explores", "enters", "dies", "turned_face_up", "attacks", "blocks") and event.cards:
         it = event.cards[0]
     ctx = Context(ability.source.card, ability.controller, ability.label, specs, list(ability.targets), event,
                   x=ability.x, it=it, trigger=trigger, amount=event.amount)
+    if ability.delayed is not None:
+        # "Return that card", "sacrifice them": the objects it was created about, if they are still those objects
+        # (Handling Triggered Abilities — CR 603.7c; a card that changed zones since is a new object, Zones — CR 400.7).
+        ctx.them = [r.card for r in ability.delayed.refers if state.is_current(r)]
+        ctx.it = ctx.them[0] if ctx.them else None
     return ctx, body
 
 

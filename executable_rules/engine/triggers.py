@@ -186,6 +186,9 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
                     and any(c in state.cards and subtype in state.cards[c].oracle.subtypes for c in event.cards))
         return (died and "sacrificed" in event.detail and any(_was(state, c, "Creature") for c in event.cards)
                 and _player_matches(_player_ref(node), event.player, controller))
+    if kind in ("self_attacks", "attacks", "self_blocks", "blocks") or (
+            kind == "self_enters" and event.kind is EventKind.ATTACK and "attacks" in text(node).split()):
+        return _attacks_or_blocks(state, source, ability, node, event, controller)
     if kind == "deals_combat_damage":
         return _deals_combat_damage_to_player(state, source, node, event, controller)
     if kind == "player_dealt_damage":          # the damage dealt to one player at once is one event (603.2c)
@@ -195,6 +198,69 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
         return event.kind is EventKind.LIFE and event.amount > 0 and _player_matches(
             _player_ref(node), event.player, controller)
     return False
+
+
+def _attacks_or_blocks(state: GameState, source: Card, ability: Ability, node: Tree[Token], event: Event,
+                       controller: str) -> bool:
+    """"Whenever ~ attacks", "whenever a creature you control attacks", "whenever ~ blocks or becomes blocked",
+    "whenever you attack", "whenever one or more creatures you control attack": a creature attacks as it is
+    declared as an attacker (Declare Attackers Step — CR 508.3a), blocks as it is declared as a blocker, once each
+    combat however many it blocks (Declare Blockers Step — CR 509.3a), becomes blocked once however many block it
+    (509.3c); "one or more" and "you attack" trigger once for the whole declaration (508.3d)."""
+    words = text(node).split()
+    if event.kind is EventKind.BLOCK:
+        if "blocks" not in words and "blocked" not in words:
+            return False
+        blocker = event.cards[0] if event.cards else None
+        blocked = _blocked_attacker(state, event)
+        earlier = [t.event for t in state.pending_triggers if t.source.card == source.id
+                   and t.ability == ability.text and t.event.kind is EventKind.BLOCK]
+        if any(isinstance(c, Token) and c.type == "SELF" for c in node.children):
+            if "blocks" in words and source.id == blocker:
+                # "Whenever ~ blocks" triggers once each combat, however many creatures it blocks (509.3a)
+                return not any(e.cards[:1] == (blocker,) for e in earlier)
+            # "… becomes blocked": once, however many creatures block it (509.3c)
+            return "blocked" in words and source.id == blocked and not any(
+                _blocked_attacker(state, e) == blocked for e in earlier)
+        desc = _desc(node)
+        return (desc is not None and blocker is not None and matches(state, controller, desc, blocker, source.id)
+                and not any(e.cards[:1] == (blocker,) for e in earlier))
+    if event.kind is not EventKind.ATTACK or "attacks" not in words and "attack" not in words:
+        return False
+    attacker = event.cards[0] if event.cards else None
+    if attacker is None:
+        return False
+    if ability.trigger == "self_attacks" or ability.trigger == "self_enters":
+        return attacker == source.id
+    if "you attack" in " ".join(words) or "one or more" in " ".join(words):
+        if event.player != controller:
+            return False
+        desc = _desc(node)
+        if desc is not None and not matches(state, controller, desc, attacker, source.id):
+            return False
+        # once for the declaration: not again for the other creatures declared with it (508.3d)
+        return not any(t.source.card == source.id and t.ability == ability.text and t.event.kind is EventKind.ATTACK
+                       for t in state.pending_triggers)
+    desc = _desc(node)
+    if desc is None:
+        return False
+    if any(isinstance(c, Token) and c.type == "SELF" for c in desc.children):
+        return attacker == source.id
+    if "another" in text(desc).split() and attacker == source.id:
+        return False
+    return matches(state, controller, desc, attacker, source.id)
+
+
+def _blocked_attacker(state: GameState, event: Event) -> int | None:
+    """The attacker a BLOCK event's creature blocks ("blocks Grizzly Bears")."""
+    name = event.detail.removeprefix("blocks ").strip()
+    combat = state.combat
+    if combat is None:
+        return None
+    for ref, _ in combat.attackers:
+        if ref.card in state.cards and state.cards[ref.card].display_name == name:
+            return ref.card
+    return None
 
 
 def _deals_combat_damage_to_player(state: GameState, source: Card, node: Tree[Token], event: Event,
@@ -243,8 +309,28 @@ def _spell_matches(state: GameState, node: Tree[Token], card: int) -> bool:
     return True
 
 
+DELAYED_LINE = -2
+"""The ``line`` of a delayed triggered ability a spell or ability created: no line of its source's text."""
+
+
+def _delayed(state: GameState, event: Event) -> None:
+    """A step begins: the delayed triggered abilities waiting for it trigger, each once (Handling
+    Triggered Abilities — CR 603.7b–c), and are gone."""
+    due = [d for d in state.delayed_triggers
+           if event.detail.startswith(d.step) and (not d.own_turn or state.active == d.controller)
+           and state.turn > d.after_turn]
+    if not due:
+        return
+    state.replace_list(state.delayed_triggers, [d for d in state.delayed_triggers if d not in due])
+    for d in due:
+        state.append(state.pending_triggers, TriggeredAbility(
+            d.source, d.source_name, d.controller, d.ability, event, line=DELAYED_LINE, delayed=d))
+
+
 def watch(state: GameState, event: Event) -> None:
     """Note each ability ``event`` triggers (603.2); they wait in ``state.pending_triggers``."""
+    if event.kind is EventKind.STEP and state.delayed_triggers:
+        _delayed(state, event)
     sources = list(state.battlefield.cards)
     if event.kind is EventKind.MOVE and event.source == "battlefield":
         sources += [c for c in event.cards if c not in sources]       # leaves-the-battlefield: look back (603.10a)
@@ -313,6 +399,9 @@ def _last_ref(state: GameState, card: int) -> ObjectRef:
 
 def ability_of(state: GameState, ability: TriggeredAbility) -> Ability:
     """The parsed line of the source's Oracle text this triggered or activated ability is."""
+    if ability.delayed is not None:       # its effect is part of the text of the ability that created it (603.7a)
+        return Ability("triggered", ability.ability, DELAYED_LINE, Tree("triggered", [ability.delayed.body]),
+                       trigger="delayed")
     if ability.line < 0:
         # A delayed triggered ability (603.7), such as earthbend's: no line of the card; its effect is read from
         # its own text, as a "when ~ dies" ability of its source (whose "it" is that card).
