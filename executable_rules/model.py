@@ -595,6 +595,7 @@ class TriggeredAbility:
     x: int = 0
     keyword: str = ""             # a keyword ability's trigger (Cumulative Upkeep): its module resolves it
     delayed: "DelayedTrigger | None" = None   # a delayed triggered ability (603.7): what it does and refers to
+    spell: Spell | None = None    # the spell whose casting triggered it, as cast (storm copies it even if countered)
 
     @property
     def label(self) -> str:

@@ -340,10 +340,12 @@ _PLAYER_REFS = {"you", "target_player", "target_opponent", "each_player", "each_
 
 def run_body(state: GameState, ctx: Context, body: Node, choose: Chooser) -> None:
     """Each sentence of the ability, in order (608.2c)."""
+    if any(isinstance(s, Tree) and s.data == "new_targets" for s in body.children):
+        ctx.memory["new targets"] = True      # "you may choose new targets for the copies" (707.10c)
     for sentence in body.children:
         if not isinstance(sentence, Tree):
             continue
-        if sentence.data == "once_each_turn":
+        if sentence.data in ("once_each_turn", "new_targets"):
             continue
         if sentence.data == "delayed":
             create_delayed_trigger(state, ctx, sentence)
@@ -1246,10 +1248,17 @@ def sacrifice(state: GameState, ctx: Context, node: Node, choose: Chooser) -> No
         if condition_holds(state, ctx.controller, condition, ctx.source):
             _note(state, ctx, f"not sacrificed: {condition}")
             return
-    if target is not None and text(target) in ("~", "it") and (text(target) == "~" or ctx.it is None):
+    if target is not None and text(target) in ("~", "it") and (text(target) == "~" or ctx.it is None and ctx.them is None):
         # "sacrifice it" in an ability of the permanent itself ("When ~ enters, sacrifice it unless …")
         if state.zone_of(ctx.source) is state.battlefield and state.cards[ctx.source].controller == ctx.controller:
             sacrifice_permanent(state, ctx.controller, ctx.source)
+        return
+    if target is not None and (text(target) in _PLURAL_PRONOUNS or text(target) in ("it", "that creature", "that token")):
+        # "Sacrifice them / those tokens / it" (a delayed ability, or an effect after the one that made them): each
+        # one its controller still controls on the battlefield (Sacrifice — CR 701.21a)
+        for card in objects(state, ctx, target):
+            if state.zone_of(card) is state.battlefield and state.cards[card].controller == ctx.controller:
+                sacrifice_permanent(state, ctx.controller, card)
         return
     plural = next((str(t) for t in node.children if isinstance(t, Token) and t.type == "PLURAL_TYPE"), None)
     if plural is not None:                # "Each player sacrifices two creatures." (Barter in Blood)
@@ -1535,6 +1544,31 @@ def may(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
         run_effect(state, ctx, inner, choose)
 
 
+def copy_spell(state: GameState, ctx: Context, node: Node, choose: Chooser, times: int = 1) -> None:
+    """"Copy it", "copy target instant or sorcery spell": put a copy of the spell onto the stack
+    (Copying Objects — CR 707.10), ``times`` times; "you may choose new targets for the copy" lets its controller
+    change targets (707.10c). A spell that has left the stack is copied as it last existed there (the spell that triggered a
+    "when you cast" ability: Storm — CR 702.40a copies even a countered spell)."""
+    from .stack import copy_spell as put_copy
+    new_targets = bool(ctx.memory.get("new targets")) or "new targets" in text(node)
+    remembered = ctx.memory.get("spell")
+    for card in objects(state, ctx, _object_child(node)):
+        spell = state.spells.get(card)
+        if spell is None and remembered is not None and remembered.card == card:
+            spell = remembered
+        if spell is None:
+            _note(state, ctx, "no spell to copy", Citation("Copying Objects", "707.10"))
+            continue
+        for _ in range(times):
+            put_copy(state, ctx.controller, spell, choose, new_targets=new_targets)
+
+
+def _spells_cast_before(state: GameState, ctx: Context) -> int:
+    """"Each other spell that was cast before it this turn": counted by the Storm module."""
+    from ..actions.storm import storm
+    return storm(state, ctx.event)
+
+
 def for_each(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     """"Draw a card for each creature you control": the effect once for each object the description names now
     (only effects that are the same done N times one by one: drawing, milling, gaining life)."""
@@ -1542,6 +1576,9 @@ def for_each(state: GameState, ctx: Context, node: Node, choose: Chooser) -> Non
     from .selectors import candidates
     inner = next(c for c in node.children if isinstance(c, Tree))
     words = next(str(t) for t in node.children if isinstance(t, Token) and t.type == "FOR_EACH").strip()
+    if inner.data == "copy_spell" and words == "other spell that was cast before it this turn":
+        copy_spell(state, ctx, inner, choose, times=_spells_cast_before(state, ctx))
+        return
     if inner.data not in ("draw", "mill", "gain_life") or not words.endswith("you control"):
         raise Unimplemented(f"{ctx.name}: {text(node)!r}")
     # The description is read by the grammar as the object of "destroy each …".
@@ -1559,6 +1596,7 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "exile_graveyards": exile_graveyards,
     "deal_damage": deal_damage, "put_counters": put_counters, "gain_life": gain_life, "lose_life": lose_life,
     "draw": draw, "destroy": destroy, "exile": exile, "bounce": bounce, "pump": pump, "gain_keyword": gain_keyword,
+    "copy_spell": copy_spell,
     "create_token": create_token, "search": search, "explore": explore, "discover": discover, "manifest": manifest,
     "cloak": cloak, "manifest_dread": manifest_dread, "mill": mill, "scry": scry, "surveil": surveil,
     "counter_spell": counter_spell, "tap": tap, "untap": untap, "regenerate": regenerate, "fight": fight, "goad": goad, "transform": transform, "exchange_control": exchange_control,

@@ -22,7 +22,7 @@ import functools
 
 from lark import Token, Tree
 
-from ..choices import Chooser, first_legal
+from ..choices import Chooser, Decision, Option, decide, first_legal
 from ..citation import Citation
 from ..errors import IllegalChoice, Unimplemented
 from ..model import Event, EventKind, Face, FaceKind, GameState, ManaCost, ObjectRef, Spell, TriggeredAbility, ZoneKind
@@ -341,6 +341,8 @@ def _ability_context(state: GameState, ability: TriggeredAbility, parsed: Abilit
         it = event.cards[0]
     ctx = Context(ability.source.card, ability.controller, ability.label, specs, list(ability.targets), event,
                   x=ability.x, it=it, trigger=trigger, amount=event.amount)
+    if ability.spell is not None:
+        ctx.memory["spell"] = ability.spell
     if ability.delayed is not None:
         # "Return that card", "sacrifice them": the objects it was created about, if they are still those objects
         # (Handling Triggered Abilities — CR 603.7c; a card that changed zones since is a new object, Zones — CR 400.7).
@@ -562,3 +564,44 @@ def _pay_costs(state: GameState, player: str, card: int, costs: Tree[Token], cho
 
 
 __all__ = ["activate", "cast_spell", "legal_targets", "resolve_top", "FaceKind", "ZoneKind"]
+
+
+# ---------------------------------------------------------------- copies of spells
+
+
+COPY_SOURCE = "a copy of a spell"
+"""The ``source`` of a copy's Oracle record: a copy of a spell isn't a card (it ceases to exist off the stack)."""
+
+
+def copy_spell(state: GameState, controller: str, spell: Spell, choose: Chooser, *, new_targets: bool) -> int:
+    """Put a copy of ``spell`` onto the stack under ``controller``'s control; return it. The copy has the spell's
+    characteristics and every decision made for it — targets, X, kicker (Copying Objects — CR 707.10); it isn't
+    cast, so nothing that triggers on casting sees it. With ``new_targets`` its controller may change any of its
+    targets to other legal ones, or keep them (707.10c)."""
+    from dataclasses import replace
+    original = state.cards.get(spell.card)
+    oracle = original.printed or original.oracle if original is not None else None
+    if oracle is None:
+        raise Unimplemented("copying a spell whose card no longer exists")
+    copy = state.add_card(replace(oracle, is_token=True, source=COPY_SOURCE), controller, ZoneKind.STACK)
+    targets = list(spell.targets)
+    if new_targets and any(t is not None for t in targets):
+        specs = [s for body in spell_body(spell.face) for s in target_specs(body)]
+        citation = Citation("Copying Objects", "707.10c")
+        for i, (spec, target) in enumerate(zip(specs, targets)):
+            if target is None:
+                continue
+            others = [t for t in legal_targets(state, controller, spec, copy) if t != target]
+            kept = f"keep {target if isinstance(target, str) else state.cards[target.card].display_name}" \
+                if (isinstance(target, str) or target.card in state.cards) else "keep the target"
+            options = [Option(kept, target)] + [
+                Option(f"target {t if isinstance(t, str) else state.cards[t.card].display_name}", t) for t in others]
+            answer = decide(state, Decision.of(controller, f"new target for the copy of {spell.face.name}?", citation,
+                                               options), choose)
+            targets[i] = answer.value
+    state.set_item(state.spells, copy, replace(spell, card=copy, controller=controller, targets=tuple(targets),
+                                               paid=(), without_paying=True))
+    state.emit(EventKind.EFFECT, controller, (copy,), names=(spell.face.name,), destination="stack",
+               detail=f"a copy of {spell.face.name} is put onto the stack (it isn't cast)",
+               citation=Citation("Copying Objects", "707.10"))
+    return copy

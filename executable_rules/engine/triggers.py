@@ -314,8 +314,8 @@ DELAYED_LINE = -2
 
 
 def _delayed(state: GameState, event: Event) -> None:
-    """A step begins: the delayed triggered abilities waiting for it trigger, each once (Handling
-    Triggered Abilities — CR 603.7b–c), and are gone."""
+    """A step begins: the delayed triggered abilities waiting for it trigger, each once
+    (Handling Triggered Abilities — CR 603.7b–c), and are gone."""
     due = [d for d in state.delayed_triggers
            if event.detail.startswith(d.step) and (not d.own_turn or state.active == d.controller)
            and state.turn > d.after_turn]
@@ -360,9 +360,11 @@ def watch(state: GameState, event: Event) -> None:
                 state.mark_once(key)
             controller = card.controller or (state.last_known[card_id].controller if card_id in state.last_known
                                              else card.owner)
+            cast = state.spells.get(event.cards[0]) if event.kind is EventKind.CAST and event.cards else None
             state.append(state.pending_triggers, TriggeredAbility(
                 state.ref(card_id) if state.zone_of(card_id) is state.battlefield else
-                _last_ref(state, card_id), card.oracle.name, controller, ability.text, event, line=ability.line))
+                _last_ref(state, card_id), card.oracle.name, controller, ability.text, event, line=ability.line,
+                spell=cast))
         for module in _keyword_trigger_modules():          # keyword abilities that trigger (Cumulative Upkeep)
             for line, ability_text in module.keyword_triggers(state, card, event):
                 controller = card.controller or (state.last_known[card_id].controller if card_id in state.last_known
