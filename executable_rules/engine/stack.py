@@ -48,6 +48,39 @@ def spell_body(face: Face) -> list[Tree[Token]]:
     return bodies
 
 
+def choose_mode(state: GameState, player: str, face: Face, choose: Chooser) -> tuple[Face, ManaCost | None]:
+    """A modal spell ("Choose one — • … • …"): its controller announces the mode as it is cast
+    (Casting Spells — CR 601.2b); the spell is then the chosen mode's instruction, its targets that mode's.
+    Only "choose one" is read; other modal spells need what the engine can't do yet. With its entwine cost paid,
+    every mode is kept, in the order written (Entwine — CR 702.42b); the cost is returned, to add to the total."""
+    from dataclasses import replace
+    lines = face.text.split("\n")
+    parsed = parse_card(face.name, face.text).abilities
+    head = next((a for a in parsed if a.kind == "modal" and a.trigger is None), None)
+    if head is None:
+        return face, None
+    if "choose one" not in head.text:
+        raise Unimplemented(f"{face.name}: {head.text!r} (only \"choose one\" modal spells are read)")
+    from .triggers import modes_of
+    modes = modes_of(parsed, head)
+    if not modes or any(not m.parsed for m in modes):
+        raise Unimplemented(f"{face.name}: a mode of {head.text!r} isn't read")
+    from ..actions.entwine import entwine
+    entwined = entwine(state, player, face, choose)
+    if entwined is not None:
+        chosen = [m.line for m in modes]
+    else:
+        answer = decide(state, Decision.of(player, f"{face.name}: choose one", Citation("Casting Spells", "601.2b"),
+                                           [Option(f"mode {i}: {m.text.lstrip('• ')}", m.line)
+                                            for i, m in enumerate(modes, 1)]), choose)
+        chosen = [int(answer.value)]
+    first, last = head.line, modes[-1].line                  # Oracle lines are numbered from 1, blank ones skipped
+    numbered = [i for i, line in enumerate(lines) if line.strip()]
+    keep = [lines[numbered[k]] for k in range(len(numbered)) if not first <= k + 1 <= last]
+    mode_lines = [lines[numbered[n - 1]].strip().lstrip("•").strip() for n in chosen]
+    return replace(face, text="\n".join(keep[: first - 1] + mode_lines + keep[first - 1:])), entwined
+
+
 def alternative_cost(state: GameState, player: str, face: Face) -> tuple[ManaCost, str] | None:
     """The cost of the face's "If …, you may pay {0} rather than pay this spell's mana cost" and its condition."""
     from ..oracle import parse_card
@@ -177,13 +210,15 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
     elif "Aura" in chosen.subtypes:
         from ..actions.enchant import enchant_specs
         specs = enchant_specs(chosen)                 # an Aura spell targets what it can enchant (Enchant — CR 702.5a)
+    face_text = chosen.text
     with state.action(f"cast {chosen.name}"):
         source = state.zone_of(card).label
         state.move(card, state.stack)                                                 # 601.2a
         remember_cast(state, card, chosen, from_graveyard)                            # Aftermath — CR 702.127a
+        chosen, entwined = choose_mode(state, player, chosen, choose)                   # 601.2b: modes
         from ..actions.splice import splice_onto
         chosen, splice_costs, _ = splice_onto(state, player, card, chosen, choose=choose)   # 601.2b (Splice — CR 702.47a)
-        if splice_costs:
+        if splice_costs or chosen.text != face_text:
             bodies = spell_body(chosen)
             specs = [s for body in bodies for s in target_specs(body)]
         targets: list[ObjectRef | str | None] = []
@@ -226,6 +261,8 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
             cost = None                         # without paying its mana cost, the additional costs are still paid
         for extra in splice_costs:                                                    # an additional cost (702.47a)
             cost = extra if cost is None else cost + extra
+        if entwined is not None:                                  # an additional cost (Entwine — CR 702.42a)
+            cost = entwined if cost is None else cost + entwined
         from ..actions.affinity import affinity
         if not without_paying and cost is not None:                                     # Affinity — CR 702.41a
             cost = affinity(state, player, c.oracle, cost)

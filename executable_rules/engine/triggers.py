@@ -345,7 +345,7 @@ def watch(state: GameState, event: Event) -> None:
             if card_id not in event.cards or known is None or known.face_down:
                 continue        # looking back, it is as it last existed: face down, it had no abilities
         for ability in abilities_of(card.oracle):        # printed, and keywords written out (prowess, persist …)
-            if ability.kind != "triggered" or not triggers_on(state, card, ability, event):
+            if ability.kind not in ("triggered", "modal") or not triggers_on(state, card, ability, event):
                 continue
             if (event.kind in (EventKind.CYCLE, EventKind.CAST) and state.zone_of(card_id) is not state.battlefield
                     and ability.trigger not in ("self_cycled", "self_cast")):
@@ -401,6 +401,10 @@ def _last_ref(state: GameState, card: int) -> ObjectRef:
 
 def ability_of(state: GameState, ability: TriggeredAbility) -> Ability:
     """The parsed line of the source's Oracle text this triggered or activated ability is."""
+    if ability.mode:                      # a modal triggered ability: the mode chosen as it was put on the stack
+        card = state.cards.get(ability.source.card)
+        if card is not None:
+            return next(a for a in abilities_of(card.oracle) if a.line == ability.mode)
     if ability.delayed is not None:       # its effect is part of the text of the ability that created it (603.7a)
         return Ability("triggered", ability.ability, DELAYED_LINE, Tree("triggered", [ability.delayed.body]),
                        trigger="delayed")
@@ -441,10 +445,40 @@ def put_triggers_on_stack(state: GameState, choose: Chooser) -> int:
     return put
 
 
+def modes_of(oracle_abilities: tuple[Ability, ...], head: Ability) -> list[Ability]:
+    """The modes of a modal ability: the bullet lines right after its "choose one —" line."""
+    modes: list[Ability] = []
+    for a in oracle_abilities:
+        if a.line == head.line + len(modes) + 1 and a.kind == "bullet":
+            modes.append(a)
+    return modes
+
+
+def _choose_mode(state: GameState, ability: TriggeredAbility, parsed: Ability, choose: Chooser) -> TriggeredAbility:
+    """"Whenever ~ attacks or blocks, choose one — • … • …": its controller chooses the mode as it is put on the stack
+    (Handling Triggered Abilities — CR 603.3c); only "choose one" is read."""
+    from ..errors import Unimplemented
+    if "choose one" not in parsed.text:
+        raise Unimplemented(f"{ability.label}: {parsed.text!r} (only \"choose one\" modal abilities are read)")
+    card = state.cards[ability.source.card]
+    modes = modes_of(abilities_of(card.oracle), parsed)
+    unread = [m for m in modes if not m.parsed]
+    if not modes or unread:
+        raise Unimplemented(f"{ability.label}: a mode of {parsed.text!r} isn't read")
+    answer = decide(state, Decision.of(ability.controller, f"{ability.label}: choose one",
+                                       Citation("Handling Triggered Abilities", "603.3c"),
+                                       [Option(f"mode {i}: {m.text.lstrip('• ')}", m.line)
+                                        for i, m in enumerate(modes, 1)]), choose)
+    return replace(ability, mode=int(answer.value))
+
+
 def _put_one(state: GameState, ability: TriggeredAbility, choose: Chooser) -> int:
     if ability.keyword:
         return _put_keyword_trigger(state, ability, choose)
     parsed = ability_of(state, ability)
+    if parsed.kind == "modal" and not ability.mode:
+        ability = _choose_mode(state, ability, parsed, choose)
+        parsed = ability_of(state, ability)
     body = parsed.tree.children[-1] if parsed.tree is not None else None
     specs = target_specs(body) if isinstance(body, Tree) else []
     targets: list[ObjectRef | str | None] = []
