@@ -326,7 +326,11 @@ def players(state: GameState, ctx: Context, node: Node) -> list[str]:
         target = ctx.targets[index] if index is not None and index < len(ctx.targets) else None
         ctx.memory["subject"] = [target] if isinstance(target, str) else []
         return list(ctx.memory["subject"])
-    found = player_refs(state, ctx.controller, ref, event_player=ctx.event.player if ctx.event else None)
+    event_player = ctx.event.player if ctx.event else None
+    if ctx.event is not None and ctx.trigger == "deals_combat_damage" and ctx.event.destination in [
+            p.name for p in state.players]:
+        event_player = ctx.event.destination          # "that player": the player dealt the damage
+    found = player_refs(state, ctx.controller, ref, event_player=event_player)
     ctx.memory["subject"] = found
     return found
 
@@ -1569,6 +1573,21 @@ def _spells_cast_before(state: GameState, ctx: Context) -> int:
     return storm(state, ctx.event)
 
 
+def _becomes_renowned(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.renown import become_renowned
+    become_renowned(state, ctx.source)
+
+
+def get_poison(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"That player gets N poison counters": a player with ten or more loses (State-Based Actions — CR 704.5c)."""
+    amount = amount_of(_child(node, "counter_amount"), ctx.x)
+    for player in players(state, ctx, node):
+        p = state.player(player)
+        state.set(p, "poison", p.poison + amount)
+        state.emit(EventKind.COUNTER, player, amount=amount, detail=f"gets {amount} poison counter(s) ({p.poison})",
+                   citation=Citation("State-Based Actions", "704.5c"))
+
+
 def for_each(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     """"Draw a card for each creature you control": the effect once for each object the description names now
     (only effects that are the same done N times one by one: drawing, milling, gaining life)."""
@@ -1596,7 +1615,7 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "exile_graveyards": exile_graveyards,
     "deal_damage": deal_damage, "put_counters": put_counters, "gain_life": gain_life, "lose_life": lose_life,
     "draw": draw, "destroy": destroy, "exile": exile, "bounce": bounce, "pump": pump, "gain_keyword": gain_keyword,
-    "copy_spell": copy_spell,
+    "copy_spell": copy_spell, "becomes_renowned": _becomes_renowned, "get_poison": get_poison,
     "create_token": create_token, "search": search, "explore": explore, "discover": discover, "manifest": manifest,
     "cloak": cloak, "manifest_dread": manifest_dread, "mill": mill, "scry": scry, "surveil": surveil,
     "counter_spell": counter_spell, "tap": tap, "untap": untap, "regenerate": regenerate, "fight": fight, "goad": goad, "transform": transform, "exchange_control": exchange_control,

@@ -200,6 +200,9 @@ def condition_holds(state: GameState, controller: str, condition: str, card: int
     if condition in ("it had no -1/-1 counters on it", "it had no +1/+1 counters on it") and card is not None:
         from ..actions.persist import had_no_counters                             # Persist — CR 702.79a, Undying — CR 702.93a
         return had_no_counters(state, card, condition.split()[3])
+    if condition in ("it isn't renowned", "~ isn't renowned") and card is not None:  # Renown — CR 702.112a
+        from ..actions.renown import is_renowned
+        return not is_renowned(state, card)
     if condition == "~ is suspected" and card is not None:                           # Suspect — CR 701.60a
         from ..actions.suspect import is_suspected
         return is_suspected(state, card)
