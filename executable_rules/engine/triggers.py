@@ -86,6 +86,8 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
     died = (event.kind is EventKind.MOVE and event.source == "battlefield"
             and (event.destination or "").endswith("graveyard"))
     if kind == "self_enters":
+        if event.kind is EventKind.ATTACK:          # "whenever ~ enters or attacks" (Declare Attackers Step — CR 508.3a)
+            return "attacks" in text(node).split() and source.id in event.cards
         if entered and source.id in event.cards:
             return True
         desc = _desc(node)               # "whenever ~ or another enchantment enters …"
@@ -186,8 +188,7 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
                     and any(c in state.cards and subtype in state.cards[c].oracle.subtypes for c in event.cards))
         return (died and "sacrificed" in event.detail and any(_was(state, c, "Creature") for c in event.cards)
                 and _player_matches(_player_ref(node), event.player, controller))
-    if kind in ("self_attacks", "attacks", "self_blocks", "blocks") or (
-            kind == "self_enters" and event.kind is EventKind.ATTACK and "attacks" in text(node).split()):
+    if kind in ("self_attacks", "attacks", "self_blocks", "blocks"):
         return _attacks_or_blocks(state, source, ability, node, event, controller)
     if kind == "deals_combat_damage":
         return _deals_combat_damage_to_player(state, source, node, event, controller)
@@ -230,7 +231,7 @@ def _attacks_or_blocks(state: GameState, source: Card, ability: Ability, node: T
     attacker = event.cards[0] if event.cards else None
     if attacker is None:
         return False
-    if ability.trigger == "self_attacks" or ability.trigger == "self_enters":
+    if ability.trigger == "self_attacks":
         return attacker == source.id
     if "you attack" in " ".join(words) or "one or more" in " ".join(words):
         if event.player != controller:
