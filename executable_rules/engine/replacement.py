@@ -200,6 +200,12 @@ def condition_holds(state: GameState, controller: str, condition: str, card: int
     if condition in ("it had no -1/-1 counters on it", "it had no +1/+1 counters on it") and card is not None:
         from ..actions.persist import had_no_counters                             # Persist — CR 702.79a, Undying — CR 702.93a
         return had_no_counters(state, card, condition.split()[3])
+    devoted = re.fullmatch(r"your devotion to (\w+)(?: and (\w+))? is less than (\w+)", condition)
+    if devoted:                                    # devotion (General — CR 700.5): Theros's gods
+        from .layers import WORD_COLORS, devotion
+        from .selectors import number_value
+        colors = frozenset(WORD_COLORS[w] for w in devoted.groups()[:2] if w)
+        return devotion(state, controller, colors) < number_value(devoted.group(3), 0)
     if condition in ("it isn't renowned", "~ isn't renowned") and card is not None:  # Renown — CR 702.112a
         from ..actions.renown import is_renowned
         return not is_renowned(state, card)
