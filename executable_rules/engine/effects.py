@@ -811,6 +811,26 @@ def create_token(state: GameState, ctx: Context, node: Node, choose: Chooser) ->
         ctx.it = made[0]
 
 
+def create_token_copy(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"Create a token that's a copy of target creature": a token with the object's copiable values — what is
+    printed on it with the copy effects applied to it, not its counters, damage or other effects (Copying Objects —
+    CR 707.2) — under the creating player's control (Create — CR 701.7a)."""
+    from dataclasses import replace
+
+    from ..actions.create import create_tokens
+    made: list[int] = []
+    for card in objects(state, ctx, _object_child(node)):
+        original = state.cards[card]
+        if original.face_down:
+            raise Unimplemented(f"{ctx.name}: a copy of a face-down permanent (its copiable values are a 2/2's)")
+        copy = replace(original.oracle, is_token=True)
+        for player in players(state, ctx, node):
+            made += create_tokens(state, player, copy, 1, detail=f"a token that's a copy of {original.display_name}")
+    ctx.them = made
+    if made:
+        ctx.it = made[0]
+
+
 def investigate(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     """Investigate — CR 701.16a, by the action's module; "Its controller investigates." (Fateful Absence)."""
     from ..actions.investigate import investigate as investigate_action
@@ -1615,7 +1635,7 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "exile_graveyards": exile_graveyards,
     "deal_damage": deal_damage, "put_counters": put_counters, "gain_life": gain_life, "lose_life": lose_life,
     "draw": draw, "destroy": destroy, "exile": exile, "bounce": bounce, "pump": pump, "gain_keyword": gain_keyword,
-    "copy_spell": copy_spell, "becomes_renowned": _becomes_renowned, "get_poison": get_poison,
+    "copy_spell": copy_spell, "create_token_copy": create_token_copy, "becomes_renowned": _becomes_renowned, "get_poison": get_poison,
     "create_token": create_token, "search": search, "explore": explore, "discover": discover, "manifest": manifest,
     "cloak": cloak, "manifest_dread": manifest_dread, "mill": mill, "scry": scry, "surveil": surveil,
     "counter_spell": counter_spell, "tap": tap, "untap": untap, "regenerate": regenerate, "fight": fight, "goad": goad, "transform": transform, "exchange_control": exchange_control,
