@@ -594,7 +594,7 @@ class TriggeredAbility:
     activated: bool = False       # an activated ability (Activating Activated Abilities — CR 602) rather than triggered
     x: int = 0
     keyword: str = ""             # a keyword ability's trigger (Cumulative Upkeep): its module resolves it
-    delayed: "DelayedTrigger | None" = None   # a delayed triggered ability (603.7): what it does and refers to
+    delayed: DelayedTrigger | None = None   # a delayed triggered ability (603.7): what it does and refers to
     spell: Spell | None = None    # the spell whose casting triggered it, as cast (storm copies it even if countered)
     mode: int = 0                 # a modal ability's chosen mode: the line of its bullet (603.3c)
 

@@ -12,6 +12,7 @@ illegal target is not affected (:func:`objects` leaves it out).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -813,8 +814,8 @@ def create_token(state: GameState, ctx: Context, node: Node, choose: Chooser) ->
 
 def create_token_copy(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     """"Create a token that's a copy of target creature": a token with the object's copiable values — what is
-    printed on it with the copy effects applied to it, not its counters, damage or other effects (Copying Objects —
-    CR 707.2) — under the creating player's control (Create — CR 701.7a)."""
+    printed on it with the copy effects applied to it, not its counters, damage or other effects
+    (Copying Objects — CR 707.2) — under the creating player's control (Create — CR 701.7a)."""
     from dataclasses import replace
 
     from ..actions.create import create_tokens
@@ -1623,6 +1624,10 @@ def for_each(state: GameState, ctx: Context, node: Node, choose: Chooser) -> Non
     # The description is read by the grammar as the object of "destroy each …".
     tree = parse_line(f"Destroy each {words}.", "?").tree
     desc = find(tree, "each_desc") if tree is not None else None
+    if desc is None and re.fullmatch(r"[A-Z][a-z]+ you control", words):
+        # "for each Island you control": a subtype alone names permanents of that subtype (Subtypes — CR 205.3)
+        tree = parse_line(f"Destroy each {words.replace(' you control', ' permanent you control')}.", "?").tree
+        desc = find(tree, "each_desc") if tree is not None else None
     if desc is None:
         raise Unimplemented(f"{ctx.name}: for each {words!r}")
     n = len(candidates(state, ctx.controller, desc, ctx.source))

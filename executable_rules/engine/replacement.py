@@ -106,6 +106,7 @@ def _enter_as_copy(state: GameState, card: int, controller: str, choose: Chooser
     with the copy effects applied to it, not counters, damage or other effects (Copying Objects — CR 707.2, 707.3) —
     and its own status; the enters replacement effects of what it copied apply (Replacement Effects — CR 614.12)."""
     from dataclasses import replace
+
     from .layers import matches
     c = state.cards[card]
     ability = next((a for a in c.oracle.parsed.abilities if a.static == "enter_as_copy" and a.tree is not None), None)

@@ -104,9 +104,12 @@ def kicker_cost(face: Face) -> ManaCost | None:
 
 def cost_modifiers(state: GameState, player: str, face: Face, cost: ManaCost) -> ManaCost:
     """The total cost with the cost increases and reductions of permanents applied ("Creature spells you cast
-    cost {2} less to cast.", Casting Spells — CR 601.2f): a reduction lowers only the generic part."""
+    cost {2} less to cast.", Casting Spells — CR 601.2f): the increases are added and the reductions taken off
+    the total, which can't go below {0} (a {1} reduction and a {1} increase leave Lightning Bolt at {R}); a
+    reduction lowers only the generic part."""
     from .layers import TYPE_WORDS
     generic = sum(int(s) for s in cost.symbols if s.isdigit())
+    less = 0
     for permanent in state.permanents():
         if permanent.face_down:
             continue
@@ -125,9 +128,13 @@ def cost_modifiers(state: GameState, player: str, face: Face, cost: ManaCost) ->
                 continue
             amount = sum(int(str(t).strip("{}")) for t in next(a.tree.find_data("mana_cost")).children
                          if str(t).strip("{}").isdigit())
-            generic = max(0, generic - amount) if " less " in a.text else generic + amount
+            if " less " in a.text:
+                less += amount
+            else:
+                generic += amount
             state.emit(EventKind.NOTHING, player, names=(face.name,), detail=f"{permanent.oracle.name}: {a.text}",
                        citation=Citation("Casting Spells", "601.2f"))
+    generic = max(0, generic - less)
     rest = tuple(s for s in cost.symbols if not s.isdigit())
     return ManaCost(((str(generic),) if generic or not rest else ()) + rest)
 
