@@ -623,6 +623,19 @@ class DelayedTrigger:
 
 
 @dataclass(frozen=True)
+class PreventionShield:
+    """"The next time a red source of your choice would deal damage to you this turn, prevent that damage": a shield
+    that prevents the next damage ``source`` would deal to ``player`` this ``turn``, if it still has ``quality``
+    then (Prevention Effects — CR 615.8, 615.9)."""
+
+    player: str
+    source: ObjectRef
+    quality: str          # a colour word ("red"), or "" for any source
+    turn: int
+    name: str             # what made it, for traces
+
+
+@dataclass(frozen=True)
 class Effect:
     """A lasting effect of a spell that has resolved, such as Shadow of Doubt's for this turn."""
 
@@ -841,6 +854,7 @@ class GameState:
     events: list[Event] = field(default_factory=list)
     pending_triggers: list[TriggeredAbility] = field(default_factory=list)
     delayed_triggers: list[DelayedTrigger] = field(default_factory=list)   # created, not yet triggered (603.7)
+    prevention_shields: list[PreventionShield] = field(default_factory=list)   # not yet used (615.8)
     last_known: dict[int, LastKnown] = field(default_factory=dict)
     incarnation: dict[int, int] = field(default_factory=dict)
     once_each_turn: set[tuple[int, str]] = field(default_factory=set)
@@ -1211,6 +1225,7 @@ class GameState:
         new.events = list(self.events)
         new.pending_triggers = list(self.pending_triggers)
         new.delayed_triggers = list(self.delayed_triggers)
+        new.prevention_shields = list(self.prevention_shields)
         new.last_known = dict(self.last_known)
         new.incarnation = dict(self.incarnation)
         new.once_each_turn = set(self.once_each_turn)
@@ -1243,6 +1258,7 @@ class GameState:
             tuple((c.id, c.status()) for c in self.cards.values()),
             tuple(sorted(self.spells.items())), tuple(sorted(self.abilities.items())),
             tuple(self.effects), tuple(self.events), tuple(self.pending_triggers), tuple(self.delayed_triggers),
+            tuple(self.prevention_shields),
             tuple(sorted(self.last_known.items())), tuple(sorted(self.incarnation.items())),
             tuple(sorted(self.once_each_turn)), tuple(self.continuous), self.turn, self.step, self.rng.getstate(),
             self.combat, tuple(sorted(self.deathtouched, key=lambda r: (r.card, r.incarnation))),

@@ -470,6 +470,9 @@ def damage(state: GameState, controller: str, source_name: str, target: Target, 
     :func:`lifelink`, once per source for all it dealt at once (Lifelink — CR 702.15e)."""
     if amount <= 0:
         return 0
+    if isinstance(target, str) and source is not None and state.prevention_shields and _shielded(
+            state, controller, source_name, target, source, amount):
+        return 0
     from ..actions.protection import protection
     if isinstance(target, ObjectRef) and protection(state, target.card, source):
         state.emit(EventKind.NOTHING, controller, (target.card,), amount=amount,
@@ -520,6 +523,58 @@ def damage(state: GameState, controller: str, source_name: str, target: Target, 
     if "Deathtouch" in keywords and "Creature" in types:
         state.set(state, "deathtouched", state.deathtouched | {state.ref(target.card)})
     return amount
+
+
+def _shielded(state: GameState, controller: str, source_name: str, player: str, source: int, amount: int) -> bool:
+    """A shield of ``player``'s for this source prevents the damage, and is used up: the next time that source would
+    deal damage, all of that damage is prevented (Prevention Effects — CR 615.8), if the source still has the
+    quality it was chosen for (615.9)."""
+    from .layers import COLOR_LETTERS
+    for shield in state.prevention_shields:
+        if shield.player != player or shield.turn != state.turn or shield.source.card != source:
+            continue
+        if shield.quality and (source not in state.cards or COLOR_LETTERS[shield.quality] not in _colors_now(
+                state, source)):
+            continue
+        state.replace_list(state.prevention_shields, [s for s in state.prevention_shields if s is not shield])
+        state.emit(EventKind.NOTHING, controller, (source,), names=(source_name,), destination=player, amount=amount,
+                   detail=f"{amount} damage from {source_name} to {player} is prevented ({shield.name})",
+                   citation=Citation("Prevention Effects", "615.8"))
+        return True
+    return False
+
+
+def _colors_now(state: GameState, card: int) -> frozenset[str]:
+    """A source's colours now: a permanent's with its effects, a spell's from its face (Colors — CR 105.2)."""
+    if card in state.spells:
+        face = state.spells[card].face
+        return frozenset(c for s in (face.mana_cost.symbols if face.mana_cost else ()) for c in s.split("/")
+                         if c in "WUBRG")
+    return characteristics(state, card).colors
+
+
+def prevent_next_from_source(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"The next time a [red] source of your choice would deal damage to you this turn, prevent that damage": the
+    source is chosen as the ability resolves, among the objects with that quality — permanents and spells on the
+    stack (Effects — CR 609.7a) — and a shield is made for it (Prevention Effects — CR 615.8); with none to choose,
+    nothing is made."""
+    from ..model import PreventionShield
+    from .layers import COLOR_LETTERS
+    quality = next((str(t) for t in node.children if isinstance(t, Token) and t.type == "SHIELD_COLOR"), "")
+    pool = [c.id for c in state.permanents()] + [c for c in state.stack.cards if c in state.spells]
+    if quality:
+        pool = [c for c in pool if COLOR_LETTERS[quality] in _colors_now(state, c)]
+    if not pool:
+        _note(state, ctx, f"no {quality + ' ' if quality else ''}source to choose: no shield",
+              Citation("Prevention Effects", "615.9"))
+        return
+    answer = decide(state, Decision.of(ctx.controller, f"{ctx.name}: choose a {quality + ' ' if quality else ''}source",
+                                       Citation("Prevention Effects", "615.9"),
+                                       [Option(f"choose {state.cards[c].display_name}", c) for c in pool]), choose)
+    state.append(state.prevention_shields, PreventionShield(ctx.controller, state.ref(answer.value), quality,
+                                                            state.turn, ctx.name))
+    _note(state, ctx, f"the next time {state.cards[answer.value].display_name} would deal damage to "
+          f"{ctx.controller} this turn, that damage is prevented", Citation("Prevention Effects", "615.8"))
 
 
 def lifelink(state: GameState, source: int, amount: int) -> None:
@@ -1640,7 +1695,7 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "exile_graveyards": exile_graveyards,
     "deal_damage": deal_damage, "put_counters": put_counters, "gain_life": gain_life, "lose_life": lose_life,
     "draw": draw, "destroy": destroy, "exile": exile, "bounce": bounce, "pump": pump, "gain_keyword": gain_keyword,
-    "copy_spell": copy_spell, "create_token_copy": create_token_copy, "becomes_renowned": _becomes_renowned, "get_poison": get_poison,
+    "copy_spell": copy_spell, "create_token_copy": create_token_copy, "prevent_next_from_source": prevent_next_from_source, "becomes_renowned": _becomes_renowned, "get_poison": get_poison,
     "create_token": create_token, "search": search, "explore": explore, "discover": discover, "manifest": manifest,
     "cloak": cloak, "manifest_dread": manifest_dread, "mill": mill, "scry": scry, "surveil": surveil,
     "counter_spell": counter_spell, "tap": tap, "untap": untap, "regenerate": regenerate, "fight": fight, "goad": goad, "transform": transform, "exchange_control": exchange_control,
