@@ -96,7 +96,9 @@ def main() -> None:
     skip: set[str] = set()
     if args.skip:
         data = tomllib.loads(args.skip.read_text(encoding="utf-8"))
-        skip = {row["file"] for key in ("sample", "held_out", "held_out_r5") for row in data.get(key, [])}
+        # every earlier draw (sample, held_out, held_out_r5, held_out_r6, …): any list of rows naming a file
+        skip = {row["file"] for rows in data.values() if isinstance(rows, list)
+                for row in rows if isinstance(row, dict) and "file" in row}
     corpus_names = set(_read_corpus_cards(default_corpus())[0])
     rng = random.Random(args.seed)
     order = files[:]

@@ -460,6 +460,8 @@ class Card:
     timestamp: int = 0
     phased_out: bool = False      # treated as though it doesn't exist (Phasing — CR 702.26b)
     attached_to: ObjectRef | str | None = None   # the object or player it is attached to (Attach — CR 701.3a)
+    printed: OracleCard | None = None   # its own card while it is a copy of another (``oracle`` then holds the
+                                        # copiable values it copied: Copying Objects — CR 707.2)
 
     def __repr__(self) -> str:
         return f"<Card #{self.id} {self.oracle.name} ({self.owner})>"
@@ -535,7 +537,8 @@ class Card:
     def status(self) -> tuple[Any, ...]:
         return (self.controller, tuple(sorted(self.counters.items())), self.face_down,
                 self.tapped, self.added_types, self.damage, self.timestamp) + ((True,) if self.phased_out else ()) + (
-                    (("attached to", self.attached_to),) if self.attached_to is not None else ())
+                    (("attached to", self.attached_to),) if self.attached_to is not None else ()) + (
+                    (("a copy of", self.oracle.name),) if self.printed is not None else ())
 
 
 # --------------------------------------------------------------------------- stack objects and events
@@ -591,10 +594,45 @@ class TriggeredAbility:
     activated: bool = False       # an activated ability (Activating Activated Abilities — CR 602) rather than triggered
     x: int = 0
     keyword: str = ""             # a keyword ability's trigger (Cumulative Upkeep): its module resolves it
+    delayed: DelayedTrigger | None = None   # a delayed triggered ability (603.7): what it does and refers to
+    spell: Spell | None = None    # the spell whose casting triggered it, as cast (storm copies it even if countered)
+    mode: int = 0                 # a modal ability's chosen mode: the line of its bullet (603.3c)
 
     @property
     def label(self) -> str:
         return f"{self.source_name}'s ability"
+
+
+@dataclass(frozen=True)
+class DelayedTrigger:
+    """A delayed triggered ability a resolving spell or ability created ("… at the beginning of the next end step":
+    Handling Triggered Abilities — CR 603.7a). It triggers once, the next time its step begins (603.7b–c); ``refers``
+    are the objects its "it", "that card" or "them" mean (the ones the effect that created it affected: a card that
+    has since changed zones is a new object it can't find, Zones — CR 400.7); ``body`` is the parse tree of its
+    effect, read from the creating ability's text."""
+
+    source: ObjectRef
+    source_name: str
+    controller: str
+    step: str                     # the model's step name: "end step", "upkeep", "cleanup"
+    own_turn: bool                # "your next upkeep": only at the beginning of its controller's turn's step
+    ability: str                  # its text, for traces
+    refers: tuple[ObjectRef, ...]
+    body: Any = field(compare=False, repr=False)
+    after_turn: int = 0           # "the next turn's upkeep": not this turn's
+
+
+@dataclass(frozen=True)
+class PreventionShield:
+    """"The next time a red source of your choice would deal damage to you this turn, prevent that damage": a shield
+    that prevents the next damage ``source`` would deal to ``player`` this ``turn``, if it still has ``quality``
+    then (Prevention Effects — CR 615.8, 615.9)."""
+
+    player: str
+    source: ObjectRef
+    quality: str          # a colour word ("red"), or "" for any source
+    turn: int
+    name: str             # what made it, for traces
 
 
 @dataclass(frozen=True)
@@ -815,6 +853,8 @@ class GameState:
     effects: list[Effect] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     pending_triggers: list[TriggeredAbility] = field(default_factory=list)
+    delayed_triggers: list[DelayedTrigger] = field(default_factory=list)   # created, not yet triggered (603.7)
+    prevention_shields: list[PreventionShield] = field(default_factory=list)   # not yet used (615.8)
     last_known: dict[int, LastKnown] = field(default_factory=dict)
     incarnation: dict[int, int] = field(default_factory=dict)
     once_each_turn: set[tuple[int, str]] = field(default_factory=set)
@@ -1105,6 +1145,9 @@ class GameState:
                           citation=Citation("Face-Down Spells and Permanents", "708.9"))
         if src.kind is ZoneKind.STACK:
             self.delete_item(self.spells, card)
+        if c.printed is not None:          # a copy effect ends as it leaves: it is its own card again (707.2, 400.7)
+            self.set(c, "oracle", c.printed)
+            self.set(c, "printed", None)
         for attr, fresh in (("controller", None), ("counters", {}), ("face_down", None),
                             ("tapped", False), ("added_types", frozenset()), ("damage", 0), ("timestamp", 0),
                             ("phased_out", False), ("attached_to", None)):
@@ -1181,6 +1224,8 @@ class GameState:
         new.effects = list(self.effects)
         new.events = list(self.events)
         new.pending_triggers = list(self.pending_triggers)
+        new.delayed_triggers = list(self.delayed_triggers)
+        new.prevention_shields = list(self.prevention_shields)
         new.last_known = dict(self.last_known)
         new.incarnation = dict(self.incarnation)
         new.once_each_turn = set(self.once_each_turn)
@@ -1212,7 +1257,8 @@ class GameState:
             tuple((z.label, tuple(z.cards)) for z in zones),
             tuple((c.id, c.status()) for c in self.cards.values()),
             tuple(sorted(self.spells.items())), tuple(sorted(self.abilities.items())),
-            tuple(self.effects), tuple(self.events), tuple(self.pending_triggers),
+            tuple(self.effects), tuple(self.events), tuple(self.pending_triggers), tuple(self.delayed_triggers),
+            tuple(self.prevention_shields),
             tuple(sorted(self.last_known.items())), tuple(sorted(self.incarnation.items())),
             tuple(sorted(self.once_each_turn)), tuple(self.continuous), self.turn, self.step, self.rng.getstate(),
             self.combat, tuple(sorted(self.deathtouched, key=lambda r: (r.card, r.incarnation))),

@@ -899,6 +899,9 @@ def _observe(state: GameState, key: str, player: str | None, expected: Any) -> A
         for name in expected:
             cards = [c for c in state.battlefield.cards if state.cards[c].display_name == name
                      or (state.cards[c].oracle.name == name and not state.cards[c].face_down)]
+            # a copy is also found by its own card's name ("Clone", a copy of Craw Wurm: Copying Objects — CR 707.2)
+            cards += [c for c in state.battlefield.cards
+                      if c not in cards and getattr(state.cards[c].printed, "name", None) == name]
             if not cards:
                 found[name] = None
                 continue

@@ -38,16 +38,47 @@ STEP_KEYS = {"player", "card", "targets", "face", "x"}
 """The keys of the scenario step ``do = "flashback"`` (``targets``, ``face`` and ``x`` as for ``cast_spell``)."""
 
 _COST = re.compile(r"^flashback ((?:\{[^}]+\})+)\s*(?:\(|$)", re.IGNORECASE)
+_DASH_COST = re.compile(r"^flashback\s*—\s*([^(]+?)\.?\s*(?:\(|$)", re.IGNORECASE)
 
 
 def flashback_cost(face: Face) -> ManaCost | None:
-    """The mana flashback cost printed on the face (``Flashback {2}{U}``); None without one, or for a cost that
-    isn't only mana (``Flashback—{1}{U}, Pay 3 life``, which the model doesn't pay)."""
+    """The mana part of the flashback cost printed on the face (``Flashback {2}{U}``, ``Flashback—{1}{U}, Pay 3
+    life``: ``{1}{U}``; ``Flashback—Sacrifice a Mountain``: no mana); None without flashback."""
     for line in face.text.split("\n"):
         m = _COST.match(line.strip())
         if m:
             return ManaCost.parse(m.group(1))
+        if _DASH_COST.match(line.strip()):
+            return flashback_costs(face.name, line.strip())[0]
     return None
+
+
+def flashback_costs(name: str, line: str) -> tuple[ManaCost, list[Any]]:
+    """A "Flashback—[cost]" line's cost, read by the grammar as an activated ability's costs are: its mana, and
+    the other parts ("Pay 3 life", "Sacrifice a Mountain", "Discard a card") as cost nodes, paid with it
+    (Flashback — CR 702.34a: the flashback cost is an alternative cost, paid in full as the spell is cast, 601.2h)."""
+    from lark import Tree
+
+    from ..errors import Unimplemented
+    from ..oracle.parser import parse_line
+    m = _DASH_COST.match(line)
+    assert m is not None
+    ability = parse_line(f"{m.group(1)}: Draw a card.", name)
+    costs = next(ability.tree.find_data("costs"), None) if ability.tree is not None else None
+    if costs is None:
+        raise Unimplemented(f"{name}: the flashback cost {m.group(1)!r} isn't read by the grammar")
+    mana = [str(s) for item in costs.children if isinstance(item, Tree) and item.data == "mana_cost"
+            for s in item.children]
+    others = [item for item in costs.children if isinstance(item, Tree) and item.data != "mana_cost"]
+    return ManaCost.parse("".join(mana)) if mana else ManaCost(()), others
+
+
+def _other_costs(face: Face) -> list[Any]:
+    """The parts of the face's flashback cost that aren't mana (none for ``Flashback {2}{U}``)."""
+    for line in face.text.split("\n"):
+        if _DASH_COST.match(line.strip()):
+            return flashback_costs(face.name, line.strip())[1]
+    return []
 
 
 def granted_flashback(state: GameState, card: int) -> str | None:
@@ -117,11 +148,33 @@ def flashback(state: GameState, player: str, card: int, *, face: str | None = No
     if not c.oracle.types & {"Instant", "Sorcery"}:
         raise IllegalChoice(f"flashback {name}", "the resulting spell must be an instant or sorcery spell",
                             Citation(KEYWORD, "702.34a"))
-    spell = cast_spell(state, player, card, face=face, x=x, instead=cost, instead_name="flashback", choose=choose)
+    others = _other_costs(c.oracle.main) if granted_flashback(state, card) is None else []
+    with state.action(f"flashback {name}"):
+        spell = cast_spell(state, player, card, face=face, x=x, instead=cost, instead_name="flashback", choose=choose)
+        if others:
+            _pay_other_costs(state, player, card, others, name, choose)
     state.append(state.flashback_cast, (card, state.incarnation.get(card, 0)))
     state.emit(EventKind.NOTHING, player, (card,), detail=f"cast with flashback: its flashback cost {cost} paid "
                f"rather than its mana cost; it will be exiled as it leaves the stack", citation=Citation(KEYWORD, "702.34a"))
     return spell
+
+
+def _pay_other_costs(state: GameState, player: str, card: int, others: list[Any], name: str, choose: Chooser) -> None:
+    """The parts of a flashback cost that aren't mana, paid with its mana (Casting Spells — CR 601.2h): life only a
+    player who has that much can pay (Life — CR 119.4); a permanent to sacrifice must be there
+    (Sacrifice — CR 701.21a). One that can't be paid makes the whole cast illegal, and it is undone."""
+    from lark import Tree
+
+    from ..engine.layers import text
+    from ..engine.selectors import amount_of
+    from ..engine.stack import _pay_costs
+    for item in others:
+        if item.data == "cost_life" and state.player(player).life < amount_of(item):
+            raise IllegalChoice(f"flashback {name}", f"{player} has {state.player(player).life} life: "
+                                f"{text(item)} can't be paid", Citation("Life", "119.4"))
+    _pay_costs(state, player, card, Tree("costs", others), choose, name, 0)
+    state.emit(EventKind.NOTHING, player, (card,), detail=f"the rest of its flashback cost paid: "
+               f"{', '.join(text(i) for i in others)}", citation=Citation(KEYWORD, "702.34a"))
 
 
 def flashback_replacement(state: GameState, card: int, to: Zone) -> tuple[Zone, Callable[[], None]] | None:

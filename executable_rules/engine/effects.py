@@ -12,6 +12,7 @@ illegal target is not affected (:func:`objects` leaves it out).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -44,6 +45,8 @@ class Context:
     trigger: str | None = None
     amount: int = 0          # "that much", "the same value"
     memory: dict[str, Any] = field(default_factory=dict)
+    them: list[int] | None = None   # what "them" / "those cards" mean (the objects the last effect affected); a
+                                    # delayed ability's objects, empty when they have all changed zones (400.7)
 
 
 # ---------------------------------------------------------------- targets
@@ -205,6 +208,9 @@ def choose_targets(state: GameState, controller: str, specs: list[Node], source:
 # ---------------------------------------------------------------- objects and players
 
 
+_PLURAL_PRONOUNS = ("them", "those creatures", "those cards", "those tokens", "the exiled cards")
+
+
 def objects(state: GameState, ctx: Context, node: Any) -> list[int]:
     """The cards an ``object`` node means now (illegal targets left out)."""
     if isinstance(node, Tree) and node.data == "object" and len(node.children) == 1:
@@ -213,12 +219,20 @@ def objects(state: GameState, ctx: Context, node: Any) -> list[int]:
         word = str(node)
         if node.type == "SELF" or word == "~":
             return [ctx.source] if ctx.source in state.cards else []
+        if ctx.them is not None and word in _PLURAL_PRONOUNS:
+            return [c for c in ctx.them if c in state.cards]
         if ctx.it is not None:
             return [ctx.it]
+        if ctx.them is not None:
+            return []              # a delayed ability whose object has changed zones: it can't find it (400.7)
         return [ctx.source]
     if isinstance(node, Tree) and node.data == "object":
         words = text(node)
+        if words in _PLURAL_PRONOUNS and ctx.them is not None:
+            return [c for c in ctx.them if c in state.cards]
         if words in ("it", "that creature", "that card", "that permanent", "that token", "them", "those creatures"):
+            if ctx.them is not None and ctx.it is None:
+                return []          # a delayed ability whose object has changed zones: it can't find it (400.7)
             return [ctx.it] if ctx.it is not None else [ctx.source]
         if words == "the top card of your library":
             library = state.player(ctx.controller).library.cards
@@ -313,7 +327,11 @@ def players(state: GameState, ctx: Context, node: Node) -> list[str]:
         target = ctx.targets[index] if index is not None and index < len(ctx.targets) else None
         ctx.memory["subject"] = [target] if isinstance(target, str) else []
         return list(ctx.memory["subject"])
-    found = player_refs(state, ctx.controller, ref, event_player=ctx.event.player if ctx.event else None)
+    event_player = ctx.event.player if ctx.event else None
+    if ctx.event is not None and ctx.trigger == "deals_combat_damage" and ctx.event.destination in [
+            p.name for p in state.players]:
+        event_player = ctx.event.destination          # "that player": the player dealt the damage
+    found = player_refs(state, ctx.controller, ref, event_player=event_player)
     ctx.memory["subject"] = found
     return found
 
@@ -327,10 +345,15 @@ _PLAYER_REFS = {"you", "target_player", "target_opponent", "each_player", "each_
 
 def run_body(state: GameState, ctx: Context, body: Node, choose: Chooser) -> None:
     """Each sentence of the ability, in order (608.2c)."""
+    if any(isinstance(s, Tree) and s.data == "new_targets" for s in body.children):
+        ctx.memory["new targets"] = True      # "you may choose new targets for the copies" (707.10c)
     for sentence in body.children:
         if not isinstance(sentence, Tree):
             continue
-        if sentence.data == "once_each_turn":
+        if sentence.data in ("once_each_turn", "new_targets"):
+            continue
+        if sentence.data == "delayed":
+            create_delayed_trigger(state, ctx, sentence)
             continue
         chain = next((c for c in sentence.children if isinstance(c, Tree) and c.data == "effect_chain"), None)
         if chain is None:
@@ -338,6 +361,34 @@ def run_body(state: GameState, ctx: Context, body: Node, choose: Chooser) -> Non
         for effect in chain.children:
             if isinstance(effect, Tree) and effect.data != "effect_sep":
                 run_effect(state, ctx, effect, choose)
+
+
+_DELAY_STEPS = {"the next end step": ("end step", False), "your next end step": ("end step", True),
+                "the next upkeep": ("upkeep", False), "your next upkeep": ("upkeep", True),
+                "the next turn's upkeep": ("upkeep", False), "the next cleanup step": ("cleanup", False)}
+
+
+def create_delayed_trigger(state: GameState, ctx: Context, sentence: Node) -> None:
+    """"… at the beginning of the next end step" in a resolving spell or ability: it creates a delayed triggered
+    ability, which triggers once, the next time that step begins (Handling Triggered Abilities — CR 603.7a–c). Its
+    "it" and "them" are the objects the effects before it affected, as they are now (603.7c: it refers to them
+    even though they have changed zones since the spell was cast)."""
+    from ..model import DelayedTrigger
+    delay = _child(sentence, "delay")
+    chain = _child(sentence, "effect_chain")
+    assert delay is not None and chain is not None
+    when = next(str(t) for t in delay.children if isinstance(t, Token) and t.type == "DELAY_STEP")
+    step, own_turn = _DELAY_STEPS[when]
+    refers = ctx.them if ctx.them is not None else ([ctx.it] if ctx.it is not None else [])
+    body = Tree("body", [Tree("sentence", [chain])])
+    words = f"at the beginning of {when}, {text(chain)}"
+    trigger = DelayedTrigger(state.ref(ctx.source) if ctx.source in state.cards else ObjectRef(ctx.source, 0),
+                             ctx.name.removesuffix("'s ability"), ctx.controller, step, own_turn, words,
+                             tuple(state.ref(c) for c in refers if c in state.cards), body,
+                             after_turn=state.turn if when == "the next turn's upkeep" else 0)
+    state.append(state.delayed_triggers, trigger)
+    _note(state, ctx, f"a delayed triggered ability is created: {words}",
+          Citation("Handling Triggered Abilities", "603.7a"))
 
 
 def run_effect(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -419,6 +470,9 @@ def damage(state: GameState, controller: str, source_name: str, target: Target, 
     :func:`lifelink`, once per source for all it dealt at once (Lifelink — CR 702.15e)."""
     if amount <= 0:
         return 0
+    if isinstance(target, str) and source is not None and state.prevention_shields and _shielded(
+            state, controller, source_name, target, source, amount):
+        return 0
     from ..actions.protection import protection
     if isinstance(target, ObjectRef) and protection(state, target.card, source):
         state.emit(EventKind.NOTHING, controller, (target.card,), amount=amount,
@@ -469,6 +523,58 @@ def damage(state: GameState, controller: str, source_name: str, target: Target, 
     if "Deathtouch" in keywords and "Creature" in types:
         state.set(state, "deathtouched", state.deathtouched | {state.ref(target.card)})
     return amount
+
+
+def _shielded(state: GameState, controller: str, source_name: str, player: str, source: int, amount: int) -> bool:
+    """A shield of ``player``'s for this source prevents the damage, and is used up: the next time that source would
+    deal damage, all of that damage is prevented (Prevention Effects — CR 615.8), if the source still has the
+    quality it was chosen for (615.9)."""
+    from .layers import COLOR_LETTERS
+    for shield in state.prevention_shields:
+        if shield.player != player or shield.turn != state.turn or shield.source.card != source:
+            continue
+        if shield.quality and (source not in state.cards or COLOR_LETTERS[shield.quality] not in _colors_now(
+                state, source)):
+            continue
+        state.replace_list(state.prevention_shields, [s for s in state.prevention_shields if s is not shield])
+        state.emit(EventKind.NOTHING, controller, (source,), names=(source_name,), destination=player, amount=amount,
+                   detail=f"{amount} damage from {source_name} to {player} is prevented ({shield.name})",
+                   citation=Citation("Prevention Effects", "615.8"))
+        return True
+    return False
+
+
+def _colors_now(state: GameState, card: int) -> frozenset[str]:
+    """A source's colours now: a permanent's with its effects, a spell's from its face (Colors — CR 105.2)."""
+    if card in state.spells:
+        face = state.spells[card].face
+        return frozenset(c for s in (face.mana_cost.symbols if face.mana_cost else ()) for c in s.split("/")
+                         if c in "WUBRG")
+    return characteristics(state, card).colors
+
+
+def prevent_next_from_source(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"The next time a [red] source of your choice would deal damage to you this turn, prevent that damage": the
+    source is chosen as the ability resolves, among the objects with that quality — permanents and spells on the
+    stack (Effects — CR 609.7a) — and a shield is made for it (Prevention Effects — CR 615.8); with none to choose,
+    nothing is made."""
+    from ..model import PreventionShield
+    from .layers import COLOR_LETTERS
+    quality = next((str(t) for t in node.children if isinstance(t, Token) and t.type == "SHIELD_COLOR"), "")
+    pool = [c.id for c in state.permanents()] + [c for c in state.stack.cards if c in state.spells]
+    if quality:
+        pool = [c for c in pool if COLOR_LETTERS[quality] in _colors_now(state, c)]
+    if not pool:
+        _note(state, ctx, f"no {quality + ' ' if quality else ''}source to choose: no shield",
+              Citation("Prevention Effects", "615.9"))
+        return
+    answer = decide(state, Decision.of(ctx.controller, f"{ctx.name}: choose a {quality + ' ' if quality else ''}source",
+                                       Citation("Prevention Effects", "615.9"),
+                                       [Option(f"choose {state.cards[c].display_name}", c) for c in pool]), choose)
+    state.append(state.prevention_shields, PreventionShield(ctx.controller, state.ref(answer.value), quality,
+                                                            state.turn, ctx.name))
+    _note(state, ctx, f"the next time {state.cards[answer.value].display_name} would deal damage to "
+          f"{ctx.controller} this turn, that damage is prevented", Citation("Prevention Effects", "615.8"))
 
 
 def lifelink(state: GameState, source: int, amount: int) -> None:
@@ -679,12 +785,15 @@ def exile(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     from ..actions.exile import exile as exile_card, exile_until_leaves
     until = find(node, "exile_until") is not None        # "… until ~ leaves the battlefield" (610.3)
     source = state.ref(ctx.source) if until else None
+    exiled = []
     for card in objects(state, ctx, _object_child(node)):
         if source is not None:
             exile_until_leaves(state, ctx.controller, card, source, state.cards[ctx.source].oracle.name)
         else:
             exile_card(state, ctx.controller, card)
         ctx.it = card             # "that card": the new object in exile (Zones — CR 400.7)
+        exiled.append(card)
+    ctx.them = exiled             # "return them …" / "those cards"
 
 
 def bounce(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -750,8 +859,32 @@ def create_token(state: GameState, ctx: Context, node: Node, choose: Chooser) ->
     assert desc is not None
     from ..actions.create import create_tokens
     oracle = token_card(desc)
+    made: list[int] = []
     for player in players(state, ctx, node):
-        create_tokens(state, player, oracle, count)
+        made += create_tokens(state, player, oracle, count)
+    ctx.them = made                 # "Sacrifice them at the beginning of the next end step"
+    if made:
+        ctx.it = made[0]
+
+
+def create_token_copy(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"Create a token that's a copy of target creature": a token with the object's copiable values — what is
+    printed on it with the copy effects applied to it, not its counters, damage or other effects
+    (Copying Objects — CR 707.2) — under the creating player's control (Create — CR 701.7a)."""
+    from dataclasses import replace
+
+    from ..actions.create import create_tokens
+    made: list[int] = []
+    for card in objects(state, ctx, _object_child(node)):
+        original = state.cards[card]
+        if original.face_down:
+            raise Unimplemented(f"{ctx.name}: a copy of a face-down permanent (its copiable values are a 2/2's)")
+        copy = replace(original.oracle, is_token=True)
+        for player in players(state, ctx, node):
+            made += create_tokens(state, player, copy, 1, detail=f"a token that's a copy of {original.display_name}")
+    ctx.them = made
+    if made:
+        ctx.it = made[0]
 
 
 def investigate(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
@@ -1195,10 +1328,17 @@ def sacrifice(state: GameState, ctx: Context, node: Node, choose: Chooser) -> No
         if condition_holds(state, ctx.controller, condition, ctx.source):
             _note(state, ctx, f"not sacrificed: {condition}")
             return
-    if target is not None and text(target) in ("~", "it") and (text(target) == "~" or ctx.it is None):
+    if target is not None and text(target) in ("~", "it") and (text(target) == "~" or ctx.it is None and ctx.them is None):
         # "sacrifice it" in an ability of the permanent itself ("When ~ enters, sacrifice it unless …")
         if state.zone_of(ctx.source) is state.battlefield and state.cards[ctx.source].controller == ctx.controller:
             sacrifice_permanent(state, ctx.controller, ctx.source)
+        return
+    if target is not None and (text(target) in _PLURAL_PRONOUNS or text(target) in ("it", "that creature", "that token")):
+        # "Sacrifice them / those tokens / it" (a delayed ability, or an effect after the one that made them): each
+        # one its controller still controls on the battlefield (Sacrifice — CR 701.21a)
+        for card in objects(state, ctx, target):
+            if state.zone_of(card) is state.battlefield and state.cards[card].controller == ctx.controller:
+                sacrifice_permanent(state, ctx.controller, card)
         return
     plural = next((str(t) for t in node.children if isinstance(t, Token) and t.type == "PLURAL_TYPE"), None)
     if plural is not None:                # "Each player sacrifices two creatures." (Barter in Blood)
@@ -1484,6 +1624,46 @@ def may(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
         run_effect(state, ctx, inner, choose)
 
 
+def copy_spell(state: GameState, ctx: Context, node: Node, choose: Chooser, times: int = 1) -> None:
+    """"Copy it", "copy target instant or sorcery spell": put a copy of the spell onto the stack
+    (Copying Objects — CR 707.10), ``times`` times; "you may choose new targets for the copy" lets its controller
+    change targets (707.10c). A spell that has left the stack is copied as it last existed there (the spell that triggered a
+    "when you cast" ability: Storm — CR 702.40a copies even a countered spell)."""
+    from .stack import copy_spell as put_copy
+    new_targets = bool(ctx.memory.get("new targets")) or "new targets" in text(node)
+    remembered = ctx.memory.get("spell")
+    for card in objects(state, ctx, _object_child(node)):
+        spell = state.spells.get(card)
+        if spell is None and remembered is not None and remembered.card == card:
+            spell = remembered
+        if spell is None:
+            _note(state, ctx, "no spell to copy", Citation("Copying Objects", "707.10"))
+            continue
+        for _ in range(times):
+            put_copy(state, ctx.controller, spell, choose, new_targets=new_targets)
+
+
+def _spells_cast_before(state: GameState, ctx: Context) -> int:
+    """"Each other spell that was cast before it this turn": counted by the Storm module."""
+    from ..actions.storm import storm
+    return storm(state, ctx.event)
+
+
+def _becomes_renowned(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    from ..actions.renown import become_renowned
+    become_renowned(state, ctx.source)
+
+
+def get_poison(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"That player gets N poison counters": a player with ten or more loses (State-Based Actions — CR 704.5c)."""
+    amount = amount_of(_child(node, "counter_amount"), ctx.x)
+    for player in players(state, ctx, node):
+        p = state.player(player)
+        state.set(p, "poison", p.poison + amount)
+        state.emit(EventKind.COUNTER, player, amount=amount, detail=f"gets {amount} poison counter(s) ({p.poison})",
+                   citation=Citation("State-Based Actions", "704.5c"))
+
+
 def for_each(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     """"Draw a card for each creature you control": the effect once for each object the description names now
     (only effects that are the same done N times one by one: drawing, milling, gaining life)."""
@@ -1491,11 +1671,18 @@ def for_each(state: GameState, ctx: Context, node: Node, choose: Chooser) -> Non
     from .selectors import candidates
     inner = next(c for c in node.children if isinstance(c, Tree))
     words = next(str(t) for t in node.children if isinstance(t, Token) and t.type == "FOR_EACH").strip()
+    if inner.data == "copy_spell" and words == "other spell that was cast before it this turn":
+        copy_spell(state, ctx, inner, choose, times=_spells_cast_before(state, ctx))
+        return
     if inner.data not in ("draw", "mill", "gain_life") or not words.endswith("you control"):
         raise Unimplemented(f"{ctx.name}: {text(node)!r}")
     # The description is read by the grammar as the object of "destroy each …".
     tree = parse_line(f"Destroy each {words}.", "?").tree
     desc = find(tree, "each_desc") if tree is not None else None
+    if desc is None and re.fullmatch(r"[A-Z][a-z]+ you control", words):
+        # "for each Island you control": a subtype alone names permanents of that subtype (Subtypes — CR 205.3)
+        tree = parse_line(f"Destroy each {words.replace(' you control', ' permanent you control')}.", "?").tree
+        desc = find(tree, "each_desc") if tree is not None else None
     if desc is None:
         raise Unimplemented(f"{ctx.name}: for each {words!r}")
     n = len(candidates(state, ctx.controller, desc, ctx.source))
@@ -1508,6 +1695,7 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "exile_graveyards": exile_graveyards,
     "deal_damage": deal_damage, "put_counters": put_counters, "gain_life": gain_life, "lose_life": lose_life,
     "draw": draw, "destroy": destroy, "exile": exile, "bounce": bounce, "pump": pump, "gain_keyword": gain_keyword,
+    "copy_spell": copy_spell, "create_token_copy": create_token_copy, "prevent_next_from_source": prevent_next_from_source, "becomes_renowned": _becomes_renowned, "get_poison": get_poison,
     "create_token": create_token, "search": search, "explore": explore, "discover": discover, "manifest": manifest,
     "cloak": cloak, "manifest_dread": manifest_dread, "mill": mill, "scry": scry, "surveil": surveil,
     "counter_spell": counter_spell, "tap": tap, "untap": untap, "regenerate": regenerate, "fight": fight, "goad": goad, "transform": transform, "exchange_control": exchange_control,

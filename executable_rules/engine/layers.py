@@ -176,6 +176,8 @@ def characteristics(state: GameState, card_id: int, *, statics: bool = True) -> 
     for e in effects:
         if e.layer == "4":
             types |= e.types
+    if not face_down and "Creature" in types and state.zone_of(card_id) is state.battlefield:
+        types = _isnt_creature(state, card, types)
     subtypes = () if face_down else oracle.subtypes
     for e in effects:
         if e.layer == "4" and e.subtypes:
@@ -216,6 +218,31 @@ def characteristics(state: GameState, card_id: int, *, statics: bool = True) -> 
     name = None if face_down else oracle.name
     return Characteristics(name, types, subtypes, frozenset() if face_down else oracle.supertypes, colors, keywords,
                            power, toughness)
+
+
+def _isnt_creature(state: GameState, card: Card, types: frozenset[str]) -> frozenset[str]:
+    """"As long as [condition], ~ isn't a creature" (Theros's gods): while the condition holds, its own static
+    ability removes the type (layer 4: Interaction of Continuous Effects — CR 613.1d). Devotion, the usual
+    condition, counts mana costs, not types, so judging it here can't loop."""
+    for ability in card.oracle.parsed.abilities:
+        if ability.static == "isnt_creature" and ability.tree is not None:
+            from .replacement import condition_holds
+            condition = next(str(t) for t in ability.tree.scan_values(
+                lambda v: isinstance(v, Token) and v.type == "CONDITION"))
+            if condition_holds(state, card.controller or card.owner, condition, card.id):
+                return types - {"Creature"}
+    return types
+
+
+def devotion(state: GameState, player: str, colors: frozenset[str]) -> int:
+    """A player's devotion to one colour or two: the mana symbols of those colours among the mana costs of the
+    permanents they control, a hybrid symbol of both counted once (General — CR 700.5, 700.5a)."""
+    count = 0
+    for permanent in state.permanents(player):
+        if permanent.face_down or permanent.oracle.mana_cost is None:
+            continue
+        count += sum(1 for symbol in permanent.oracle.mana_cost.symbols if set(symbol.split("/")) & colors)
+    return count
 
 
 def has_keyword(state: GameState, card_id: int, keyword: str) -> bool:
@@ -313,6 +340,8 @@ def matches(state: GameState, controller: str, node: Node, card_id: int, source:
         return False
     if owner == "you_dont_control" and controller_of == controller:
         return False
+    if owner == "defending_player_controls" and not (on_battlefield and controller_of == _defending_player(state, source)):
+        return False
     if owner == "in_your_graveyard" and state.zone_of(card_id) is not state.player(controller).graveyard:
         return False
     if owner == "in_a_graveyard" and state.zone_of(card_id).kind is not ZoneKind.GRAVEYARD:
@@ -321,6 +350,20 @@ def matches(state: GameState, controller: str, node: Node, card_id: int, source:
                                                          "planeswalker", "permanent", "creature or planeswalker"}:
         return False
     return True
+
+
+def _defending_player(state: GameState, source: int | None) -> str | None:
+    """"Defending player" in the text of an attacking creature's ability: the player it attacks, or the controller
+    of the planeswalker it attacks (Declare Attackers Step — CR 508.5); with no combat, there is none."""
+    combat = state.combat
+    if combat is None or not combat.attackers:
+        return None
+    chosen = next(((r, a) for r, a in combat.attackers if r.card == source), combat.attackers[0])
+    attacked = chosen[1]
+    if isinstance(attacked, str):
+        return attacked
+    permanent = state.cards.get(attacked.card)
+    return permanent.controller if permanent is not None else None
 
 
 def _kind_matches(kind: str, types: frozenset[str], on_battlefield: bool) -> bool:

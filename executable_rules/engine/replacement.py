@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ..choices import Chooser, Option, first_legal
+from ..choices import Chooser, Decision, Option, decide, first_legal
 from ..citation import Citation
 from ..errors import Unimplemented
 from ..model import EventKind, FaceDown, GameState, Zone, ZoneKind
@@ -50,6 +50,10 @@ def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: b
     for kind, amount in (counters or {}).items():       # "return it … with a -1/-1 counter on it": it enters with it
         state.add_counters(card, kind, amount)
     notes = [detail] if detail else []
+    if face_down is None:
+        copied = _enter_as_copy(state, card, controller, choose)
+        if copied:
+            notes.append(copied)
     if tapped:
         state.set(c, "tapped", True)
         notes.append("tapped")
@@ -94,6 +98,34 @@ def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: b
                     notes.append(note)
     state.emit(EventKind.MOVE, controller, (card,), names=(state.cards[card].display_name if face_down else name,),
                source=source, destination="battlefield", detail="; ".join(notes))
+
+
+def _enter_as_copy(state: GameState, card: int, controller: str, choose: Chooser) -> str:
+    """"You may have ~ enter the battlefield as a copy of any creature on the battlefield" (Clone): as it enters its
+    controller chooses a creature or none; a copy has that object's copiable values — its printed characteristics
+    with the copy effects applied to it, not counters, damage or other effects (Copying Objects — CR 707.2, 707.3) —
+    and its own status; the enters replacement effects of what it copied apply (Replacement Effects — CR 614.12)."""
+    from dataclasses import replace
+
+    from .layers import matches
+    c = state.cards[card]
+    ability = next((a for a in c.oracle.parsed.abilities if a.static == "enter_as_copy" and a.tree is not None), None)
+    if ability is None or ability.tree is None:
+        return ""
+    desc = next(ability.tree.find_data("obj_desc"))
+    pool = [p.id for p in state.permanents() if p.id != card and not p.face_down
+            and matches(state, controller, desc, p.id, card)]
+    citation = Citation("Copying Objects", "707.2")
+    options = [Option(f"copy {state.cards[p].display_name}", p) for p in pool] + [Option("don't copy", None)]
+    answer = decide(state, Decision.of(controller, f"{c.oracle.name}: enter as a copy of which creature", citation,
+                                       options), choose)
+    if answer.value is None:
+        return f"not as a copy (it enters as {c.oracle.name})"
+    original = state.cards[answer.value]
+    values = original.oracle if not original.oracle.is_token else replace(original.oracle, is_token=False)
+    state.set(c, "printed", c.oracle)
+    state.set(c, "oracle", values)
+    return f"as a copy of {original.display_name} (Copying Objects — CR 707.2)"
 
 
 def _as_enters_may(state: GameState, card: int, controller: str, text: str, choose: Chooser) -> bool:
@@ -169,6 +201,15 @@ def condition_holds(state: GameState, controller: str, condition: str, card: int
     if condition in ("it had no -1/-1 counters on it", "it had no +1/+1 counters on it") and card is not None:
         from ..actions.persist import had_no_counters                             # Persist — CR 702.79a, Undying — CR 702.93a
         return had_no_counters(state, card, condition.split()[3])
+    devoted = re.fullmatch(r"your devotion to (\w+)(?: and (\w+))? is less than (\w+)", condition)
+    if devoted:                                    # devotion (General — CR 700.5): Theros's gods
+        from .layers import WORD_COLORS, devotion
+        from .selectors import number_value
+        colors = frozenset(WORD_COLORS[w] for w in devoted.groups()[:2] if w)
+        return devotion(state, controller, colors) < number_value(devoted.group(3), 0)
+    if condition in ("it isn't renowned", "~ isn't renowned") and card is not None:  # Renown — CR 702.112a
+        from ..actions.renown import is_renowned
+        return not is_renowned(state, card)
     if condition == "~ is suspected" and card is not None:                           # Suspect — CR 701.60a
         from ..actions.suspect import is_suspected
         return is_suspected(state, card)

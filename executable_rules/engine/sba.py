@@ -5,6 +5,7 @@ All applicable actions happen at once, then the check repeats until none applies
 - 704.5a a player with 0 or less life loses; 704.5b a player who drew from an empty library loses;
   704.5c ten or more poison counters;
 - 704.5d a token in a zone other than the battlefield ceases to exist (Tokens — CR 111.7);
+- 704.5e a copy of a spell in a zone other than the stack ceases to exist (Copying Objects — CR 707.10a);
 - 704.5f a creature with toughness 0 or less is put into its owner's graveyard;
 - 704.5g a creature with lethal damage marked on it is destroyed (not if indestructible: Indestructible — CR 702.12b);
 - 704.5h a creature dealt damage by a source with deathtouch since the last check is destroyed (Deathtouch — CR 702.2b);
@@ -60,9 +61,11 @@ def _once(state: GameState, choose: Chooser) -> int:
         zone = state.zone_of(card)
         if zone is not state.battlefield and card not in state.spells:
             name = state.cards[card].display_name
+            spell_copy = state.cards[card].oracle.source == "a copy of a spell"
             state.cease_to_exist(card)
             state.emit(EventKind.STATE_BASED, None, names=(name,), source=zone.label,
-                       detail="a token outside the battlefield ceases to exist", citation=_cite("d"))
+                       detail="a copy of a spell outside the stack ceases to exist" if spell_copy else
+                       "a token outside the battlefield ceases to exist", citation=_cite("e" if spell_copy else "d"))
             done += 1
     dying: list[tuple[int, str, str]] = []
     legends: list[tuple[int, str | None, str | None]] = []

@@ -22,7 +22,7 @@ import functools
 
 from lark import Token, Tree
 
-from ..choices import Chooser, first_legal
+from ..choices import Chooser, Decision, Option, decide, first_legal
 from ..citation import Citation
 from ..errors import IllegalChoice, Unimplemented
 from ..model import Event, EventKind, Face, FaceKind, GameState, ManaCost, ObjectRef, Spell, TriggeredAbility, ZoneKind
@@ -48,6 +48,39 @@ def spell_body(face: Face) -> list[Tree[Token]]:
     return bodies
 
 
+def choose_mode(state: GameState, player: str, face: Face, choose: Chooser) -> tuple[Face, ManaCost | None]:
+    """A modal spell ("Choose one — • … • …"): its controller announces the mode as it is cast
+    (Casting Spells — CR 601.2b); the spell is then the chosen mode's instruction, its targets that mode's.
+    Only "choose one" is read; other modal spells need what the engine can't do yet. With its entwine cost paid,
+    every mode is kept, in the order written (Entwine — CR 702.42b); the cost is returned, to add to the total."""
+    from dataclasses import replace
+    lines = face.text.split("\n")
+    parsed = parse_card(face.name, face.text).abilities
+    head = next((a for a in parsed if a.kind == "modal" and a.trigger is None), None)
+    if head is None:
+        return face, None
+    if "choose one" not in head.text:
+        raise Unimplemented(f"{face.name}: {head.text!r} (only \"choose one\" modal spells are read)")
+    from .triggers import modes_of
+    modes = modes_of(parsed, head)
+    if not modes or any(not m.parsed for m in modes):
+        raise Unimplemented(f"{face.name}: a mode of {head.text!r} isn't read")
+    from ..actions.entwine import entwine
+    entwined = entwine(state, player, face, choose)
+    if entwined is not None:
+        chosen = [m.line for m in modes]
+    else:
+        answer = decide(state, Decision.of(player, f"{face.name}: choose one", Citation("Casting Spells", "601.2b"),
+                                           [Option(f"mode {i}: {m.text.lstrip('• ')}", m.line)
+                                            for i, m in enumerate(modes, 1)]), choose)
+        chosen = [int(answer.value)]
+    first, last = head.line, modes[-1].line                  # Oracle lines are numbered from 1, blank ones skipped
+    numbered = [i for i, line in enumerate(lines) if line.strip()]
+    keep = [lines[numbered[k]] for k in range(len(numbered)) if not first <= k + 1 <= last]
+    mode_lines = [lines[numbered[n - 1]].strip().lstrip("•").strip() for n in chosen]
+    return replace(face, text="\n".join(keep[: first - 1] + mode_lines + keep[first - 1:])), entwined
+
+
 def alternative_cost(state: GameState, player: str, face: Face) -> tuple[ManaCost, str] | None:
     """The cost of the face's "If …, you may pay {0} rather than pay this spell's mana cost" and its condition."""
     from ..oracle import parse_card
@@ -71,9 +104,12 @@ def kicker_cost(face: Face) -> ManaCost | None:
 
 def cost_modifiers(state: GameState, player: str, face: Face, cost: ManaCost) -> ManaCost:
     """The total cost with the cost increases and reductions of permanents applied ("Creature spells you cast
-    cost {2} less to cast.", Casting Spells — CR 601.2f): a reduction lowers only the generic part."""
+    cost {2} less to cast.", Casting Spells — CR 601.2f): the increases are added and the reductions taken off
+    the total, which can't go below {0} (a {1} reduction and a {1} increase leave Lightning Bolt at {R}); a
+    reduction lowers only the generic part."""
     from .layers import TYPE_WORDS
     generic = sum(int(s) for s in cost.symbols if s.isdigit())
+    less = 0
     for permanent in state.permanents():
         if permanent.face_down:
             continue
@@ -92,9 +128,13 @@ def cost_modifiers(state: GameState, player: str, face: Face, cost: ManaCost) ->
                 continue
             amount = sum(int(str(t).strip("{}")) for t in next(a.tree.find_data("mana_cost")).children
                          if str(t).strip("{}").isdigit())
-            generic = max(0, generic - amount) if " less " in a.text else generic + amount
+            if " less " in a.text:
+                less += amount
+            else:
+                generic += amount
             state.emit(EventKind.NOTHING, player, names=(face.name,), detail=f"{permanent.oracle.name}: {a.text}",
                        citation=Citation("Casting Spells", "601.2f"))
+    generic = max(0, generic - less)
     rest = tuple(s for s in cost.symbols if not s.isdigit())
     return ManaCost(((str(generic),) if generic or not rest else ()) + rest)
 
@@ -177,13 +217,15 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
     elif "Aura" in chosen.subtypes:
         from ..actions.enchant import enchant_specs
         specs = enchant_specs(chosen)                 # an Aura spell targets what it can enchant (Enchant — CR 702.5a)
+    face_text = chosen.text
     with state.action(f"cast {chosen.name}"):
         source = state.zone_of(card).label
         state.move(card, state.stack)                                                 # 601.2a
         remember_cast(state, card, chosen, from_graveyard)                            # Aftermath — CR 702.127a
+        chosen, entwined = choose_mode(state, player, chosen, choose)                   # 601.2b: modes
         from ..actions.splice import splice_onto
         chosen, splice_costs, _ = splice_onto(state, player, card, chosen, choose=choose)   # 601.2b (Splice — CR 702.47a)
-        if splice_costs:
+        if splice_costs or chosen.text != face_text:
             bodies = spell_body(chosen)
             specs = [s for body in bodies for s in target_specs(body)]
         targets: list[ObjectRef | str | None] = []
@@ -226,6 +268,8 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
             cost = None                         # without paying its mana cost, the additional costs are still paid
         for extra in splice_costs:                                                    # an additional cost (702.47a)
             cost = extra if cost is None else cost + extra
+        if entwined is not None:                                  # an additional cost (Entwine — CR 702.42a)
+            cost = entwined if cost is None else cost + entwined
         from ..actions.affinity import affinity
         if not without_paying and cost is not None:                                     # Affinity — CR 702.41a
             cost = affinity(state, player, c.oracle, cost)
@@ -337,10 +381,17 @@ def _ability_context(state: GameState, ability: TriggeredAbility, parsed: Abilit
     it = None
     event = ability.event
     trigger = parsed.trigger
-    if trigger in ("explores", "enters", "dies", "turned_face_up") and event.cards:
+    if trigger in ("explores", "enters", "dies", "turned_face_up", "attacks", "blocks") and event.cards:
         it = event.cards[0]
     ctx = Context(ability.source.card, ability.controller, ability.label, specs, list(ability.targets), event,
                   x=ability.x, it=it, trigger=trigger, amount=event.amount)
+    if ability.spell is not None:
+        ctx.memory["spell"] = ability.spell
+    if ability.delayed is not None:
+        # "Return that card", "sacrifice them": the objects it was created about, if they are still those objects
+        # (Handling Triggered Abilities — CR 603.7c; a card that changed zones since is a new object, Zones — CR 400.7).
+        ctx.them = [r.card for r in ability.delayed.refers if state.is_current(r)]
+        ctx.it = ctx.them[0] if ctx.them else None
     return ctx, body
 
 
@@ -557,3 +608,44 @@ def _pay_costs(state: GameState, player: str, card: int, costs: Tree[Token], cho
 
 
 __all__ = ["activate", "cast_spell", "legal_targets", "resolve_top", "FaceKind", "ZoneKind"]
+
+
+# ---------------------------------------------------------------- copies of spells
+
+
+COPY_SOURCE = "a copy of a spell"
+"""The ``source`` of a copy's Oracle record: a copy of a spell isn't a card (it ceases to exist off the stack)."""
+
+
+def copy_spell(state: GameState, controller: str, spell: Spell, choose: Chooser, *, new_targets: bool) -> int:
+    """Put a copy of ``spell`` onto the stack under ``controller``'s control; return it. The copy has the spell's
+    characteristics and every decision made for it — targets, X, kicker (Copying Objects — CR 707.10); it isn't
+    cast, so nothing that triggers on casting sees it. With ``new_targets`` its controller may change any of its
+    targets to other legal ones, or keep them (707.10c)."""
+    from dataclasses import replace
+    original = state.cards.get(spell.card)
+    oracle = original.printed or original.oracle if original is not None else None
+    if oracle is None:
+        raise Unimplemented("copying a spell whose card no longer exists")
+    copy = state.add_card(replace(oracle, is_token=True, source=COPY_SOURCE), controller, ZoneKind.STACK)
+    targets = list(spell.targets)
+    if new_targets and any(t is not None for t in targets):
+        specs = [s for body in spell_body(spell.face) for s in target_specs(body)]
+        citation = Citation("Copying Objects", "707.10c")
+        for i, (spec, target) in enumerate(zip(specs, targets)):
+            if target is None:
+                continue
+            others = [t for t in legal_targets(state, controller, spec, copy) if t != target]
+            kept = f"keep {target if isinstance(target, str) else state.cards[target.card].display_name}" \
+                if (isinstance(target, str) or target.card in state.cards) else "keep the target"
+            options = [Option(kept, target)] + [
+                Option(f"target {t if isinstance(t, str) else state.cards[t.card].display_name}", t) for t in others]
+            answer = decide(state, Decision.of(controller, f"new target for the copy of {spell.face.name}?", citation,
+                                               options), choose)
+            targets[i] = answer.value
+    state.set_item(state.spells, copy, replace(spell, card=copy, controller=controller, targets=tuple(targets),
+                                               paid=(), without_paying=True))
+    state.emit(EventKind.EFFECT, controller, (copy,), names=(spell.face.name,), destination="stack",
+               detail=f"a copy of {spell.face.name} is put onto the stack (it isn't cast)",
+               citation=Citation("Copying Objects", "707.10"))
+    return copy

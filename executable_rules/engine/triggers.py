@@ -86,6 +86,8 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
     died = (event.kind is EventKind.MOVE and event.source == "battlefield"
             and (event.destination or "").endswith("graveyard"))
     if kind == "self_enters":
+        if event.kind is EventKind.ATTACK:          # "whenever ~ enters or attacks" (Declare Attackers Step — CR 508.3a)
+            return "attacks" in text(node).split() and source.id in event.cards
         if entered and source.id in event.cards:
             return True
         desc = _desc(node)               # "whenever ~ or another enchantment enters …"
@@ -186,6 +188,8 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
                     and any(c in state.cards and subtype in state.cards[c].oracle.subtypes for c in event.cards))
         return (died and "sacrificed" in event.detail and any(_was(state, c, "Creature") for c in event.cards)
                 and _player_matches(_player_ref(node), event.player, controller))
+    if kind in ("self_attacks", "attacks", "self_blocks", "blocks"):
+        return _attacks_or_blocks(state, source, ability, node, event, controller)
     if kind == "deals_combat_damage":
         return _deals_combat_damage_to_player(state, source, node, event, controller)
     if kind == "player_dealt_damage":          # the damage dealt to one player at once is one event (603.2c)
@@ -195,6 +199,69 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
         return event.kind is EventKind.LIFE and event.amount > 0 and _player_matches(
             _player_ref(node), event.player, controller)
     return False
+
+
+def _attacks_or_blocks(state: GameState, source: Card, ability: Ability, node: Tree[Token], event: Event,
+                       controller: str) -> bool:
+    """"Whenever ~ attacks", "whenever a creature you control attacks", "whenever ~ blocks or becomes blocked",
+    "whenever you attack", "whenever one or more creatures you control attack": a creature attacks as it is
+    declared as an attacker (Declare Attackers Step — CR 508.3a), blocks as it is declared as a blocker, once each
+    combat however many it blocks (Declare Blockers Step — CR 509.3a), becomes blocked once however many block it
+    (509.3c); "one or more" and "you attack" trigger once for the whole declaration (508.3d)."""
+    words = text(node).split()
+    if event.kind is EventKind.BLOCK:
+        if "blocks" not in words and "blocked" not in words:
+            return False
+        blocker = event.cards[0] if event.cards else None
+        blocked = _blocked_attacker(state, event)
+        earlier = [t.event for t in state.pending_triggers if t.source.card == source.id
+                   and t.ability == ability.text and t.event.kind is EventKind.BLOCK]
+        if any(isinstance(c, Token) and c.type == "SELF" for c in node.children):
+            if "blocks" in words and source.id == blocker:
+                # "Whenever ~ blocks" triggers once each combat, however many creatures it blocks (509.3a)
+                return not any(e.cards[:1] == (blocker,) for e in earlier)
+            # "… becomes blocked": once, however many creatures block it (509.3c)
+            return "blocked" in words and source.id == blocked and not any(
+                _blocked_attacker(state, e) == blocked for e in earlier)
+        desc = _desc(node)
+        return (desc is not None and blocker is not None and matches(state, controller, desc, blocker, source.id)
+                and not any(e.cards[:1] == (blocker,) for e in earlier))
+    if event.kind is not EventKind.ATTACK or "attacks" not in words and "attack" not in words:
+        return False
+    attacker = event.cards[0] if event.cards else None
+    if attacker is None:
+        return False
+    if ability.trigger == "self_attacks":
+        return attacker == source.id
+    if "you attack" in " ".join(words) or "one or more" in " ".join(words):
+        if event.player != controller:
+            return False
+        desc = _desc(node)
+        if desc is not None and not matches(state, controller, desc, attacker, source.id):
+            return False
+        # once for the declaration: not again for the other creatures declared with it (508.3d)
+        return not any(t.source.card == source.id and t.ability == ability.text and t.event.kind is EventKind.ATTACK
+                       for t in state.pending_triggers)
+    desc = _desc(node)
+    if desc is None:
+        return False
+    if any(isinstance(c, Token) and c.type == "SELF" for c in desc.children):
+        return attacker == source.id
+    if "another" in text(desc).split() and attacker == source.id:
+        return False
+    return matches(state, controller, desc, attacker, source.id)
+
+
+def _blocked_attacker(state: GameState, event: Event) -> int | None:
+    """The attacker a BLOCK event's creature blocks ("blocks Grizzly Bears")."""
+    name = event.detail.removeprefix("blocks ").strip()
+    combat = state.combat
+    if combat is None:
+        return None
+    for ref, _ in combat.attackers:
+        if ref.card in state.cards and state.cards[ref.card].display_name == name:
+            return ref.card
+    return None
 
 
 def _deals_combat_damage_to_player(state: GameState, source: Card, node: Tree[Token], event: Event,
@@ -243,8 +310,28 @@ def _spell_matches(state: GameState, node: Tree[Token], card: int) -> bool:
     return True
 
 
+DELAYED_LINE = -2
+"""The ``line`` of a delayed triggered ability a spell or ability created: no line of its source's text."""
+
+
+def _delayed(state: GameState, event: Event) -> None:
+    """A step begins: the delayed triggered abilities waiting for it trigger, each once
+    (Handling Triggered Abilities — CR 603.7b–c), and are gone."""
+    due = [d for d in state.delayed_triggers
+           if event.detail.startswith(d.step) and (not d.own_turn or state.active == d.controller)
+           and state.turn > d.after_turn]
+    if not due:
+        return
+    state.replace_list(state.delayed_triggers, [d for d in state.delayed_triggers if d not in due])
+    for d in due:
+        state.append(state.pending_triggers, TriggeredAbility(
+            d.source, d.source_name, d.controller, d.ability, event, line=DELAYED_LINE, delayed=d))
+
+
 def watch(state: GameState, event: Event) -> None:
     """Note each ability ``event`` triggers (603.2); they wait in ``state.pending_triggers``."""
+    if event.kind is EventKind.STEP and state.delayed_triggers:
+        _delayed(state, event)
     sources = list(state.battlefield.cards)
     if event.kind is EventKind.MOVE and event.source == "battlefield":
         sources += [c for c in event.cards if c not in sources]       # leaves-the-battlefield: look back (603.10a)
@@ -259,7 +346,7 @@ def watch(state: GameState, event: Event) -> None:
             if card_id not in event.cards or known is None or known.face_down:
                 continue        # looking back, it is as it last existed: face down, it had no abilities
         for ability in abilities_of(card.oracle):        # printed, and keywords written out (prowess, persist …)
-            if ability.kind != "triggered" or not triggers_on(state, card, ability, event):
+            if ability.kind not in ("triggered", "modal") or not triggers_on(state, card, ability, event):
                 continue
             if (event.kind in (EventKind.CYCLE, EventKind.CAST) and state.zone_of(card_id) is not state.battlefield
                     and ability.trigger not in ("self_cycled", "self_cast")):
@@ -274,9 +361,11 @@ def watch(state: GameState, event: Event) -> None:
                 state.mark_once(key)
             controller = card.controller or (state.last_known[card_id].controller if card_id in state.last_known
                                              else card.owner)
+            cast = state.spells.get(event.cards[0]) if event.kind is EventKind.CAST and event.cards else None
             state.append(state.pending_triggers, TriggeredAbility(
                 state.ref(card_id) if state.zone_of(card_id) is state.battlefield else
-                _last_ref(state, card_id), card.oracle.name, controller, ability.text, event, line=ability.line))
+                _last_ref(state, card_id), card.oracle.name, controller, ability.text, event, line=ability.line,
+                spell=cast))
         for module in _keyword_trigger_modules():          # keyword abilities that trigger (Cumulative Upkeep)
             for line, ability_text in module.keyword_triggers(state, card, event):
                 controller = card.controller or (state.last_known[card_id].controller if card_id in state.last_known
@@ -313,6 +402,13 @@ def _last_ref(state: GameState, card: int) -> ObjectRef:
 
 def ability_of(state: GameState, ability: TriggeredAbility) -> Ability:
     """The parsed line of the source's Oracle text this triggered or activated ability is."""
+    if ability.mode:                      # a modal triggered ability: the mode chosen as it was put on the stack
+        card = state.cards.get(ability.source.card)
+        if card is not None:
+            return next(a for a in abilities_of(card.oracle) if a.line == ability.mode)
+    if ability.delayed is not None:       # its effect is part of the text of the ability that created it (603.7a)
+        return Ability("triggered", ability.ability, DELAYED_LINE, Tree("triggered", [ability.delayed.body]),
+                       trigger="delayed")
     if ability.line < 0:
         # A delayed triggered ability (603.7), such as earthbend's: no line of the card; its effect is read from
         # its own text, as a "when ~ dies" ability of its source (whose "it" is that card).
@@ -350,10 +446,40 @@ def put_triggers_on_stack(state: GameState, choose: Chooser) -> int:
     return put
 
 
+def modes_of(oracle_abilities: tuple[Ability, ...], head: Ability) -> list[Ability]:
+    """The modes of a modal ability: the bullet lines right after its "choose one —" line."""
+    modes: list[Ability] = []
+    for a in oracle_abilities:
+        if a.line == head.line + len(modes) + 1 and a.kind == "bullet":
+            modes.append(a)
+    return modes
+
+
+def _choose_mode(state: GameState, ability: TriggeredAbility, parsed: Ability, choose: Chooser) -> TriggeredAbility:
+    """"Whenever ~ attacks or blocks, choose one — • … • …": its controller chooses the mode as it is put on the stack
+    (Handling Triggered Abilities — CR 603.3c); only "choose one" is read."""
+    from ..errors import Unimplemented
+    if "choose one" not in parsed.text:
+        raise Unimplemented(f"{ability.label}: {parsed.text!r} (only \"choose one\" modal abilities are read)")
+    card = state.cards[ability.source.card]
+    modes = modes_of(abilities_of(card.oracle), parsed)
+    unread = [m for m in modes if not m.parsed]
+    if not modes or unread:
+        raise Unimplemented(f"{ability.label}: a mode of {parsed.text!r} isn't read")
+    answer = decide(state, Decision.of(ability.controller, f"{ability.label}: choose one",
+                                       Citation("Handling Triggered Abilities", "603.3c"),
+                                       [Option(f"mode {i}: {m.text.lstrip('• ')}", m.line)
+                                        for i, m in enumerate(modes, 1)]), choose)
+    return replace(ability, mode=int(answer.value))
+
+
 def _put_one(state: GameState, ability: TriggeredAbility, choose: Chooser) -> int:
     if ability.keyword:
         return _put_keyword_trigger(state, ability, choose)
     parsed = ability_of(state, ability)
+    if parsed.kind == "modal" and not ability.mode:
+        ability = _choose_mode(state, ability, parsed, choose)
+        parsed = ability_of(state, ability)
     body = parsed.tree.children[-1] if parsed.tree is not None else None
     specs = target_specs(body) if isinstance(body, Tree) else []
     targets: list[ObjectRef | str | None] = []
