@@ -41,7 +41,7 @@ import sqlite_utils
 
 from ingest.records import IngestProblem
 
-from ..build import BuildContext, insert_rows
+from ..build import BuildContext, IdleCores, insert_rows
 from ..cache import code_version, copy_row_file, read_row_file, write_row_file
 from ..history import (
     STATUSES,
@@ -219,8 +219,10 @@ def _match(ctx: BuildContext, todo) -> None:
             advance(len(todo) - len(missing))
             if missing:
                 # The first pair is matched here and timed; workers only if the rest would pay for them.
+                idle = IdleCores()  # read once the first pair is matched here
                 matched = match_pairs(
-                    missing, read, workers=lambda seconds: _workers(ctx, seconds, len(missing)), progress=advance,
+                    missing, read, workers=lambda seconds: _workers(ctx, seconds, len(missing), idle()),
+                    progress=advance,
                     sizes=sizes, finish=functools.partial(write_matches, {p: outs[p] for p in missing}))
                 for m in matched:
                     counts[m.pair] = m.counts
@@ -233,9 +235,10 @@ def _match(ctx: BuildContext, todo) -> None:
             )])
 
 
-def _workers(ctx: BuildContext, seconds: float, pairs: int) -> int:
-    workers = ctx.processes_for(seconds, "KB_MATCH_WORKERS")
-    ctx.notes.append(f"matched {pairs} pairs of releases in {workers} process{'es' if workers > 1 else ''}")
+def _workers(ctx: BuildContext, seconds: float, pairs: int, idle: float | None) -> int:
+    workers = ctx.processes_for(seconds, "KB_MATCH_WORKERS", idle)
+    ctx.notes.append(f"matched {pairs} pairs of releases in {workers} process{'es' if workers > 1 else ''}"
+                     + (f" ({idle:.1f} idle cores)" if idle is not None else ""))
     return workers
 
 
