@@ -156,20 +156,60 @@ class BuildContext:
         """A loader tells the history step what a release's rules are (:func:`kb.history.rules_digest`)."""
         self.rules_digests[(lang, release)] = digest
 
-    def processes_for(self, seconds: float, env: str | None = None) -> int:
+    def processes_for(self, seconds: float, env: str | None = None, idle: float | None = None) -> int:
         """How many processes pay off for ``seconds`` of work that splits evenly; see :func:`useful_processes`."""
-        return useful_processes(seconds, env=env)
+        return useful_processes(seconds, env=env, idle=idle)
 
 
-def useful_processes(seconds: float, *, env: str | None = None, startup: float = 0.3) -> int:
+def _cpu_jiffies() -> tuple[int, int] | None:
+    """(idle, total) clock ticks of every core since boot (Linux ``/proc/stat``), or None."""
+    try:
+        with open("/proc/stat", "rb") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    if len(fields) < 5:
+        return None
+    return fields[3] + fields[4], sum(fields[:8])  # idle + iowait; user … steal
+
+
+class IdleCores:
+    """The cores left idle between its creation and its call, measured (``/proc/stat``).
+
+    Started before the first file or pair is worked on here, read once it is
+    done: it says what the machine has spare *now*, where the one-minute load
+    average remembers the last minute (a build started after an install, or
+    after another build, sees a load of 1 to 2 on a machine with a core idle).
+    None off Linux or over too short a time (the load average decides then).
+    """
+
+    def __init__(self) -> None:
+        self.start = _cpu_jiffies()
+
+    def __call__(self) -> float | None:
+        end = _cpu_jiffies()
+        if self.start is None or end is None:
+            return None
+        idle, total = end[0] - self.start[0], end[1] - self.start[1]
+        if total < 10 * (os.cpu_count() or 1):  # under ~0.1 s of ticks: noise
+            return None
+        return (os.cpu_count() or 1) * idle / total
+
+
+def useful_processes(seconds: float, *, env: str | None = None, startup: float = 0.3,
+                     idle: float | None = None) -> int:
     """Processes worth starting for ``seconds`` of one-process work, measured against the machine.
 
-    Another process gains only on a core nobody else is using: a 2-core
-    machine running other builds has none, and there two processes are slower
-    than one. So this counts the idle cores (cores minus the load average,
-    which includes this process) and starts workers only when the time they
-    would save exceeds what starting them costs. ``env`` names a variable
-    that, when set, decides instead (``KB_MATCH_WORKERS=2``).
+    Another process gains only on a core nobody else is using, so this counts
+    the idle cores and starts workers only when the time they would save
+    exceeds what starting them costs. ``idle`` is the idle cores measured
+    while the first item was worked on here (:class:`IdleCores`); without it,
+    the cores minus the load average (which includes this process). Half a
+    core idle counts as one. ``env`` names a variable that, when set, decides
+    instead (``KB_MATCH_WORKERS=2``).
+
+    >>> useful_processes(20.0, idle=0.0), useful_processes(0.5, idle=1.0)
+    (1, 1)
     """
     if env and os.environ.get(env):
         value = os.environ[env]
@@ -177,11 +217,12 @@ def useful_processes(seconds: float, *, env: str | None = None, startup: float =
             raise BuildFailed(f"{env} must be a number of processes (1 or more), not {value!r}")
         return int(value)
     cores = os.cpu_count() or 1
-    try:
-        load = os.getloadavg()[0]
-    except OSError:
-        load = 0.0
-    usable = max(1, min(cores, 4, int(cores - load + 1)))
+    if idle is None:
+        try:
+            idle = cores - os.getloadavg()[0]
+        except OSError:
+            idle = 0.0
+    usable = max(1, min(cores, 4, 1 + int(idle + 0.5)))
     if usable < 2:
         return 1
     saved = seconds * (1 - 1 / usable)

@@ -296,6 +296,8 @@ def load_checks(ctx: BuildContext) -> None:
     results = ScenarioResults(ctx, pool, files)   # runs each scenario, or reads its result from the cache
     scenario_rows, rule_rows, card_rows = [], [], []
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    with ctx.task("Playing scenarios", len(scenarios)) as advance:
+        results.prefetch(ctx, scenarios, advance)   # those the cache lacks, in workers if idle cores pay
     with ctx.task("Executable rules", len(scenarios)) as advance:
         for s in scenarios:
             result = results.run(s)

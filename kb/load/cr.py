@@ -43,7 +43,7 @@ from ingest.records import (
     SourceError,
 )
 
-from ..build import BuildContext, NeedsFullBuild, insert_rows, worker_pool
+from ..build import BuildContext, IdleCores, NeedsFullBuild, insert_rows, worker_pool
 from ..cache import code_version, copy_row_file, file_digest, read_row_file, write_row_file
 from ..corpus import CorpusFile, english_cr_files, english_cr_raw_files
 from ..history import rules_digest
@@ -238,11 +238,13 @@ def _parsed_files(ctx: BuildContext, files: list[tuple[CorpusFile, bool]], scrat
         if missing:
             # Parse the first file here, timed, to tell whether worker processes would pay.
             first = missing[0]
-            t0 = time.perf_counter()
+            t0, idle = time.perf_counter(), IdleCores()
             found[first] = parse_file(str(files[first][0].path), files[first][0].relative, str(outs[first]), keys[first])
             seconds = (time.perf_counter() - t0) * (len(missing) - 1)
-            workers = ctx.processes_for(seconds, env="KB_BUILD_WORKERS") if len(missing) > 1 else 1
-            ctx.notes.append(f"parsed {len(missing)} English files in {workers} process{'es' if workers > 1 else ''}")
+            spare = idle()
+            workers = ctx.processes_for(seconds, env="KB_BUILD_WORKERS", idle=spare) if len(missing) > 1 else 1
+            ctx.notes.append(f"parsed {len(missing)} English files in {workers} process{'es' if workers > 1 else ''}"
+                             + (f" ({spare:.1f} idle cores)" if spare is not None else ""))
             if workers > 1:
                 pool = stack.enter_context(worker_pool(workers))
                 futures = {i: pool.submit(parse_file, str(files[i][0].path), files[i][0].relative, str(outs[i]), keys[i])

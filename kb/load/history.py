@@ -41,7 +41,7 @@ import sqlite_utils
 
 from ingest.records import IngestProblem
 
-from ..build import BuildContext, insert_rows
+from ..build import BuildContext, IdleCores, insert_rows
 from ..cache import code_version, copy_row_file, read_row_file, write_row_file
 from ..history import (
     STATUSES,
@@ -219,8 +219,10 @@ def _match(ctx: BuildContext, todo) -> None:
             advance(len(todo) - len(missing))
             if missing:
                 # The first pair is matched here and timed; workers only if the rest would pay for them.
+                idle = IdleCores()  # read once the first pair is matched here
                 matched = match_pairs(
-                    missing, read, workers=lambda seconds: _workers(ctx, seconds, len(missing)), progress=advance,
+                    missing, read, workers=lambda seconds: _workers(ctx, seconds, len(missing), idle()),
+                    progress=advance,
                     sizes=sizes, finish=functools.partial(write_matches, {p: outs[p] for p in missing}))
                 for m in matched:
                     counts[m.pair] = m.counts
@@ -233,9 +235,10 @@ def _match(ctx: BuildContext, todo) -> None:
             )])
 
 
-def _workers(ctx: BuildContext, seconds: float, pairs: int) -> int:
-    workers = ctx.processes_for(seconds, "KB_MATCH_WORKERS")
-    ctx.notes.append(f"matched {pairs} pairs of releases in {workers} process{'es' if workers > 1 else ''}")
+def _workers(ctx: BuildContext, seconds: float, pairs: int, idle: float | None) -> int:
+    workers = ctx.processes_for(seconds, "KB_MATCH_WORKERS", idle)
+    ctx.notes.append(f"matched {pairs} pairs of releases in {workers} process{'es' if workers > 1 else ''}"
+                     + (f" ({idle:.1f} idle cores)" if idle is not None else ""))
     return workers
 
 
@@ -381,16 +384,31 @@ def _chain_lineages(ctx: BuildContext, advance) -> None:
 
 def _update_lineage_rows(db: sqlite_utils.Database, columns: list[str], rows) -> None:
     """Write only the ``rule_lineage`` rows that differ from those in the table (an added release
-    changes its own rows and, at most, the numbering of lineages that start after it)."""
-    present = {(r[1], r[2], r[3]): r for r in db.execute(f"select {', '.join(columns)} from rule_lineage")}
-    changed = []
+    changes its own rows and, at most, the numbering of lineages that start after it).
+
+    ``rows`` come in primary-key order and are merged with the table read in that order, so the
+    280,000 rows already there are never held at once (a dict of them was 170 MB of ``kb add``'s peak).
+    """
+    stored = db.conn.execute(f"select {', '.join(columns)} from rule_lineage order by lang, release, number")
+    gone, changed = [], []
+    old = next(stored, None)
     for r in rows:
         key = (r[1], r[2], r[3])
-        if present.pop(key, None) != r:
+        while old is not None and (old[1], old[2], old[3]) < key:
+            gone.append((old[1], old[2], old[3]))
+            old = next(stored, None)
+        if old is not None and (old[1], old[2], old[3]) == key:
+            if old != r:
+                changed.append(r)
+            old = next(stored, None)
+        else:
             changed.append(r)
+    while old is not None:
+        gone.append((old[1], old[2], old[3]))
+        old = next(stored, None)
+    # Deleted first, then written: a row out of order (it can't be: the keys are ASCII) is still right.
     with db.conn:
-        db.conn.executemany("delete from rule_lineage where lang = ? and release = ? and number = ?",
-                            list(present))
+        db.conn.executemany("delete from rule_lineage where lang = ? and release = ? and number = ?", gone)
     placeholders = ", ".join("?" for _ in columns)
     with db.conn:
         db.conn.executemany(f"insert or replace into rule_lineage ({', '.join(columns)}) values ({placeholders})",
