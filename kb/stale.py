@@ -620,6 +620,9 @@ def name_after(text: str, end: int, book: RuleBook) -> str | None:
     return None
 
 
+_CODE_MARKS = re.compile(r'["{}\[\]=]')
+
+
 def name_before(text: str, start: int, book: RuleBook) -> str | None:
     """A rule title printed right before a cited number, resolved to its English title key, or None.
 
@@ -642,7 +645,11 @@ def name_before(text: str, start: int, book: RuleBook) -> str | None:
         before = stripped
     separator = window[len(before):]
     strong = any(mark in separator for mark in ("—", "–", "CR", "rule", "Rule", "：", ":"))
-    if not before:
+    # A title is prose: a quote, a brace, a bracket or an "=" before it (TOML, code) ends it, so
+    # 'file = ".../cards/copy/CloneTest.java" } also = ["Copying Objects — CR 707.2' is about
+    # Copying Objects, not about the "cards" of a path.
+    before = _CODE_MARKS.split(before)[-1]
+    if not before.strip():
         return None
     # Longest suffix that is a known name, starting at a word boundary.
     for i in range(len(before)):

@@ -122,6 +122,16 @@ def test_keyword_named_before_an_old_number(book):
     assert check(book, "Search — CR 701.23a: look at every card in the zone.") == []
 
 
+def test_a_title_in_toml_is_not_a_word_of_a_path_before_it(book):
+    # A scenario's source names XMage's test file (…/cards/copy/CloneTest.java) just before its "also":
+    # the citation is about Copying Objects, not about Cards (108).
+    text = ('source = { kind = "engine-test", file = "Mage.Tests/src/test/java/org/mage/test/cards/copy/'
+            'CloneTest.java", test = "testCard3" }\nalso = ["Copying Objects — CR 707.2"]')
+    assert check(book, text) == []
+    # The title is still read: a wrong number beside it is found.
+    assert check(book, text.replace("707.2", "108.3")) == [("108.3", "wrong-rule", "707", "title before number")]
+
+
 def test_a_subrule_is_suggested_by_what_it_became_not_by_its_letter(book):
     # Phasing was 702.25 until 20200703 (Flanking is 702.25 now, with no 702.25e); its 702.25e
     # then is 702.26f now: a subrule inserted since moved the letters, so 702.26e would be wrong.

@@ -13,8 +13,8 @@ Handling Triggered Abilities — CR 603.4).
 The engine writes renown out as its rule's sentence (:func:`written_out`), read
 by the Oracle grammar like a printed trigger.
 
->>> written_out("2")
-'When this creature deals combat damage to a player, if it isn't renowned, put 2 +1/+1 counters on it and it becomes renowned.'
+>>> print(written_out("2"))
+When this creature deals combat damage to a player, if it isn't renowned, put 2 +1/+1 counters on it and it becomes renowned.
 """
 
 from __future__ import annotations
