@@ -580,6 +580,21 @@ def _pay_costs(state: GameState, player: str, card: int, costs: Tree[Token], cho
                           words.removeprefix("sacrifice ").removeprefix("Sacrifice "), choose=choose,
                           detail="sacrificed as a cost", citation=Citation("Activating Activated Abilities", "602.2b"),
                           exclude=[card] if "another" in words else [])
+        elif item.data == "cost_sacrifice_subtype":
+            # "Sacrifice a Mountain": any permanent of that subtype they control, chosen as the cost is paid; none,
+            # and the cost can't be paid (Costs — CR 118.3).
+            from ..actions.sacrifice import sacrifice_one
+            from .layers import characteristics
+            subtype = next(str(t) for t in item.children if isinstance(t, Token) and t.type == "SACRIFICED_SUBTYPE")
+
+            def has_subtype(p: int, subtype: str = subtype) -> bool:
+                return subtype in characteristics(state, p, statics=False).subtypes
+
+            if not any(has_subtype(p.id) for p in state.permanents(player)):
+                raise IllegalChoice(f"activate {name}", f"no {subtype} to sacrifice ({words})",
+                                    Citation("Costs", "118.3"))
+            sacrifice_one(state, player, has_subtype, f"a {subtype}", choose=choose, detail="sacrificed as a cost",
+                          citation=Citation("Costs", "118.3"))
         elif item.data == "cost_discard" and text(item) in ("discard ~", "Discard ~"):
             owner = state.player(c.owner)
             source = state.zone_of(card).label
