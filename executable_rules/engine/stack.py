@@ -134,9 +134,38 @@ def cost_modifiers(state: GameState, player: str, face: Face, cost: ManaCost) ->
                 generic += amount
             state.emit(EventKind.NOTHING, player, names=(face.name,), detail=f"{permanent.oracle.name}: {a.text}",
                        citation=Citation("Casting Spells", "601.2f"))
+    less += _own_reduction(state, player, face)
     generic = max(0, generic - less)
     rest = tuple(s for s in cost.symbols if not s.isdigit())
     return ManaCost(((str(generic),) if generic or not rest else ()) + rest)
+
+
+def _own_reduction(state: GameState, player: str, face: Face) -> int:
+    """"~ costs {1} less to cast for each creature card in your graveyard": the spell's own reduction, counted as
+    its total cost is determined (Casting Spells — CR 601.2f); a description the engine can't count stops the cast."""
+    from ..oracle import parse_card, parse_line
+    from .selectors import candidates, find
+    total = 0
+    for a in parse_card(face.name, face.text).abilities:
+        if a.static != "self_cost_reduction" or a.tree is None:
+            continue
+        words = next(str(t) for t in a.tree.scan_values(lambda v: isinstance(v, Token) and v.type == "FOR_EACH")).strip()
+        amount = sum(int(str(t).strip("{}")) for t in next(a.tree.find_data("mana_cost")).children
+                     if str(t).strip("{}").isdigit())
+        # The description is read by the grammar as the object of "destroy each …"; a subtype alone ("for each Gate
+        # you control") names permanents of that subtype (Subtypes — CR 205.3).
+        tree = parse_line(f"Destroy each {words}.", "?").tree
+        desc = find(tree, "each_desc") if tree is not None else None
+        if desc is None and len(words.split()) == 3 and words.endswith(" you control") and words[:1].isupper():
+            tree = parse_line(f"Destroy each {words.replace(' you control', ' permanent you control')}.", "?").tree
+            desc = find(tree, "each_desc") if tree is not None else None
+        if desc is None or "this turn" in words:
+            raise Unimplemented(f"{face.name}: costs less \"for each {words}\"")
+        n = len(candidates(state, player, desc, None))
+        total += amount * n
+        state.emit(EventKind.NOTHING, player, names=(face.name,), detail=f"{a.text}: {n} × {{{amount}}} less",
+                   citation=Citation("Casting Spells", "601.2f"))
+    return total
 
 
 @functools.cache
