@@ -159,8 +159,10 @@ def _own_reduction(state: GameState, player: str, face: Face) -> int:
         if desc is None and len(words.split()) == 3 and words.endswith(" you control") and words[:1].isupper():
             tree = parse_line(f"Destroy each {words.replace(' you control', ' permanent you control')}.", "?").tree
             desc = find(tree, "each_desc") if tree is not None else None
-        if desc is None or "this turn" in words:
-            raise Unimplemented(f"{face.name}: costs less \"for each {words}\"")
+        symbols = [str(t).strip("{}") for t in next(a.tree.find_data("mana_cost")).children]
+        if desc is None or "this turn" in words or not all(s.isdigit() for s in symbols):
+            # Khalni Hydra's "{G} less" takes off coloured mana, which cost_modifiers doesn't
+            raise Unimplemented(f"{face.name}: {a.text!r}")
         n = len(candidates(state, player, desc, None))
         total += amount * n
         state.emit(EventKind.NOTHING, player, names=(face.name,), detail=f"{a.text}: {n} × {{{amount}}} less",
