@@ -1164,8 +1164,47 @@ def _may_forage(state: GameState, ctx: Context, node: Node, choose: Chooser) -> 
         forage(state, ctx, node, choose)
 
 
+def _may_pay(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"You may pay {2}/2 life. If you do, …": a cost paid as the ability resolves (Costs — CR 118.12), offered only
+    to a player who has what it takes — the mana from their pool and untapped sources, or that much life (118.3;
+    Life — CR 119.4); "If you do" reads whether it was paid."""
+    from ..instructions import lose_life
+    from ..model import ManaCost
+    from .mana import _plan, mana_sources, pay_mana
+    player = state.player(ctx.controller)
+    mana = next((c for c in node.children if isinstance(c, Tree) and c.data == "mana_cost"), None)
+    if mana is not None:
+        cost = ManaCost.parse("".join(str(t) for t in mana.children))
+        if cost.has_x or any(not (s.strip("{}").isdigit() or s.strip("{}") in "WUBRGC") for s in (str(t) for t in mana.children)):
+            raise Unimplemented(f"paying {cost} as an ability resolves")
+        able = _plan(player.mana, mana_sources(state, ctx.controller), cost, 0) is not None
+        why = "" if able else f"{ctx.controller} can't pay {cost}"
+        what = f"pay {cost}"
+    else:
+        amount = amount_of(node)
+        able = player.life >= amount
+        why = "" if able else f"{ctx.controller} has {player.life} life"
+        what = f"pay {amount} life"
+    citation = Citation("Costs", "118.12")
+    answer = decide(state, Decision.of(ctx.controller, f"{ctx.name}: {what}?", citation, [
+        Option(what, True, able, why, Citation("Costs", "118.3")), Option(f"don't {what}", False)]), choose)
+    ctx.memory["you did"] = bool(answer.value)
+    if not answer.value:
+        return
+    if mana is not None:
+        pay_mana(state, ctx.controller, cost, choose, ctx.name)
+    else:
+        lose_life(state, ctx.controller, amount, detail=f"paid as a cost ({ctx.name})")
+    _note(state, ctx, f"{what}: paid as it resolves", citation)
+
+
+def pay_cost(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """A payment not offered with "may" (a cost that must be paid as it resolves) isn't modelled."""
+    raise Unimplemented(f"{text(node)!r} without \"you may\"")
+
+
 MAY_ACTIONS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
-    "collect_evidence": _may_collect_evidence, "blight": _may_blight, "forage": _may_forage,
+    "collect_evidence": _may_collect_evidence, "blight": _may_blight, "forage": _may_forage, "pay_cost": _may_pay,
 }
 """Actions a player "may" do only if they can (Collect Evidence — CR 701.59b, Blight — CR 701.68b): yes is
 offered only then."""
@@ -1614,6 +1653,9 @@ def may(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     if inner.data == "extra_land":          # a permission, not a choice made now
         extra_land(state, ctx, inner, choose)
         return
+    if inner.data == "pay_cost" and any(isinstance(c, Tree) and c.data in _PLAYER_REFS and c.data != "you"
+                                        for c in node.children):
+        raise Unimplemented(f"another player's payment ({text(node)!r})")
     if inner.data in MAY_ACTIONS:
         MAY_ACTIONS[str(inner.data)](state, ctx, inner, choose)
         return
@@ -1703,7 +1745,7 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "double_counters": double_counters, "double_mana": double_mana, "sacrifice": sacrifice, "discard": discard,
     "reveal_hand": reveal_hand, "choose_from_hand": choose_from_hand, "investigate": investigate,
     "add_mana": add_mana, "look_top": look_top, "put_rest": put_rest, "shuffle": shuffle,
-    "return_to_battlefield": return_to_battlefield, "return_to_hand": return_to_hand, "may": may,
+    "return_to_battlefield": return_to_battlefield, "return_to_hand": return_to_hand, "may": may, "pay_cost": pay_cost,
     "put_this_way": put_this_way, "extra_land": extra_land, "reveal_from_among": reveal_from_among,
     "incubate": incubate, "suspect": suspect, "forage": forage, "endure": endure,
     "collect_evidence": collect_evidence, "ring_tempts": ring_tempts, "time_travel": time_travel, "blight": blight,

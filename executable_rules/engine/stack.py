@@ -134,9 +134,40 @@ def cost_modifiers(state: GameState, player: str, face: Face, cost: ManaCost) ->
                 generic += amount
             state.emit(EventKind.NOTHING, player, names=(face.name,), detail=f"{permanent.oracle.name}: {a.text}",
                        citation=Citation("Casting Spells", "601.2f"))
+    less += _own_reduction(state, player, face)
     generic = max(0, generic - less)
     rest = tuple(s for s in cost.symbols if not s.isdigit())
     return ManaCost(((str(generic),) if generic or not rest else ()) + rest)
+
+
+def _own_reduction(state: GameState, player: str, face: Face) -> int:
+    """"~ costs {1} less to cast for each creature card in your graveyard": the spell's own reduction, counted as
+    its total cost is determined (Casting Spells — CR 601.2f); a description the engine can't count stops the cast."""
+    from ..oracle import parse_card, parse_line
+    from .selectors import candidates, find
+    total = 0
+    for a in parse_card(face.name, face.text).abilities:
+        if a.static != "self_cost_reduction" or a.tree is None:
+            continue
+        words = next(str(t) for t in a.tree.scan_values(lambda v: isinstance(v, Token) and v.type == "FOR_EACH")).strip()
+        amount = sum(int(str(t).strip("{}")) for t in next(a.tree.find_data("mana_cost")).children
+                     if str(t).strip("{}").isdigit())
+        # The description is read by the grammar as the object of "destroy each …"; a subtype alone ("for each Gate
+        # you control") names permanents of that subtype (Subtypes — CR 205.3).
+        tree = parse_line(f"Destroy each {words}.", "?").tree
+        desc = find(tree, "each_desc") if tree is not None else None
+        if desc is None and len(words.split()) == 3 and words.endswith(" you control") and words[:1].isupper():
+            tree = parse_line(f"Destroy each {words.replace(' you control', ' permanent you control')}.", "?").tree
+            desc = find(tree, "each_desc") if tree is not None else None
+        symbols = [str(t).strip("{}") for t in next(a.tree.find_data("mana_cost")).children]
+        if desc is None or "this turn" in words or not all(s.isdigit() for s in symbols):
+            # Khalni Hydra's "{G} less" takes off coloured mana, which cost_modifiers doesn't
+            raise Unimplemented(f"{face.name}: {a.text!r}")
+        n = len(candidates(state, player, desc, None))
+        total += amount * n
+        state.emit(EventKind.NOTHING, player, names=(face.name,), detail=f"{a.text}: {n} × {{{amount}}} less",
+                   citation=Citation("Casting Spells", "601.2f"))
+    return total
 
 
 @functools.cache
@@ -580,6 +611,21 @@ def _pay_costs(state: GameState, player: str, card: int, costs: Tree[Token], cho
                           words.removeprefix("sacrifice ").removeprefix("Sacrifice "), choose=choose,
                           detail="sacrificed as a cost", citation=Citation("Activating Activated Abilities", "602.2b"),
                           exclude=[card] if "another" in words else [])
+        elif item.data == "cost_sacrifice_subtype":
+            # "Sacrifice a Mountain": any permanent of that subtype they control, chosen as the cost is paid; none,
+            # and the cost can't be paid (Costs — CR 118.3).
+            from ..actions.sacrifice import sacrifice_one
+            from .layers import characteristics
+            subtype = next(str(t) for t in item.children if isinstance(t, Token) and t.type == "SACRIFICED_SUBTYPE")
+
+            def has_subtype(p: int, subtype: str = subtype) -> bool:
+                return subtype in characteristics(state, p, statics=False).subtypes
+
+            if not any(has_subtype(p.id) for p in state.permanents(player)):
+                raise IllegalChoice(f"activate {name}", f"no {subtype} to sacrifice ({words})",
+                                    Citation("Costs", "118.3"))
+            sacrifice_one(state, player, has_subtype, f"a {subtype}", choose=choose, detail="sacrificed as a cost",
+                          citation=Citation("Costs", "118.3"))
         elif item.data == "cost_discard" and text(item) in ("discard ~", "Discard ~"):
             owner = state.player(c.owner)
             source = state.zone_of(card).label

@@ -206,7 +206,7 @@ _EFFECTS = {
     "cascade",
     "prevent_damage", "gain_control", "copy_spell", "choose_mode", "put_this_way", "extra_land", "reveal_from_among", "reveal_hand", "choose_from_hand", "exchange_control", "exchange_life", "double_power", "double_life",
     "double_counters", "double_mana", "may", "conditional", "otherwise", "for_each", "each_puts_from_graveyard",
-    "becomes_renowned", "get_poison", "create_token_copy", "prevent_next_from_source",
+    "becomes_renowned", "get_poison", "create_token_copy", "prevent_next_from_source", "pay_cost",
 }
 _TRIGGERS = {
     "self_enters", "enters", "dies", "self_dies", "attacks", "self_attacks", "cast", "explores", "keyword_event",
