@@ -184,7 +184,7 @@ def test_bare_numbers_are_no_search_words():
     assert [t.phrase for t in plan.words] == ["block", "creature"], plan.terms
     assert {"5", "2"} <= set(plan.dropped)
     ja = read_query("5/5のクリーチャーに3点のダメージを与える？何点？")
-    assert [t.phrase for t in ja.words] == ["クリーチャー", "点", "ダメージ", "与える"]
+    assert [t.phrase for t in ja.words] == ["クリーチャー", "ダメージ", "与える"]
     assert "何" not in _all_words(ja)
     assert "0" in [t.phrase for t in read_query("planeswalker with 0 loyalty").words]  # a threshold
     # Rule numbers and names that hold a number stay.
@@ -193,6 +193,16 @@ def test_bare_numbers_are_no_search_words():
     plan = read_query("+1/+1 counter on a 2/2", aliases=counter)
     assert ("+1/+1 counter", "alias") in {(t.phrase, t.origin) for t in plan.terms}
     assert "2" not in [t.phrase for t in plan.words]
+
+
+def test_a_number_typed_before_japanese_is_read_with_its_counter():
+    # 枚 and 体 after a digit are counters only when Sudachi sees the digit: read apart from it,
+    # 枚 was a noun of its own (名詞-普通名詞) searched for, with phrases such as 「枚 出す」.
+    plan = read_query("2枚出しているとき、コピーのトークンは2体出せる?")
+    assert not {"枚", "体", "2"} & set(_all_words(plan)), plan.terms
+    assert {"トークン", "コピー"} <= {t.phrase for t in plan.words}
+    # Zero is no amount but the threshold the rules test for (0 life): it stays a word.
+    assert "0" in [t.phrase for t in read_query("ライフが0になったらどうなる？").words]
 
 
 def test_japanese_question_words_are_dropped_and_their_head_noun_kept():

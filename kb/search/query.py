@@ -221,8 +221,12 @@ _SCRIPT_SPLIT = re.compile(r"(\s+)")
 def _chunks(text: str) -> list[tuple[str | None, str]]:
     """Runs of the query in one language each (None: English, split on spaces)."""
     out: list[tuple[str | None, str]] = []
-    # Split between a Latin and a non-Latin character too (呪禁hexproof, ルール510).
-    for piece in re.findall(r"[A-Za-z0-9'’+/\-{}]+|[^\sA-Za-z0-9'’+/\-{}]+", text):
+    # Split between a Latin and a non-Latin character too (呪禁hexproof, ルール510); but a bare
+    # number goes with the Japanese written right after it (2枚, 3点): only with it does the
+    # segmenter read the counter as one (枚 alone is a noun, 名詞-普通名詞) and drop them both.
+    # Zero stays a word of its own (ライフが0に: the one amount the rules test for).
+    for piece in re.findall(r"(?!0+(?![0-9]))[0-9]+(?=[^\sA-Za-z0-9'’+/\-{}])[^\sA-Za-z0-9'’+/\-{}]+"
+                            r"|[A-Za-z0-9'’+/\-{}]+|[^\sA-Za-z0-9'’+/\-{}]+", text):
         lang = detect(piece)
         if lang is None and not re.search(r"[A-Za-z0-9]", piece):
             continue  # punctuation alone
@@ -357,8 +361,9 @@ def _read_segmented(lang: str, chunk: str, plan: QueryPlan, terms: list[Term], n
         if key in compact:
             _add_alias(alias, key, terms)
     runs = seg.segment_query(chunk)
-    # A digit before the chunk (3点) is an English chunk of its own, dropped there; the counter
-    # after it (点) stays a word: measured, 3点のダメージ finds the damage rules better with it.
+    # A number typed before the chunk is in it (3点, 2枚: see _chunks): the segmenter drops the
+    # numeral and its counter, as it does 何点 (round 6: no tuning half lost, one card question
+    # gained; 点 kept as a word had been measured better when digits were a chunk of their own).
     content = seg.content_words(chunk)
     content_set = set(content)
     # Keyword names among the runs (longest first), with their English names.
