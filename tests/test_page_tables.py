@@ -7,7 +7,6 @@ import re
 
 import pytest
 
-from kb.load.page_tables import fold_history
 from kb.plugin import prefetch, rule_page
 
 # Search (renumbered many times), a rule, a subrule: each has a history of many runs.
@@ -15,17 +14,8 @@ NUMBERS = ["701.23", "702.19", "100.1", "613.1", "702.19b"]
 
 
 def _history_by_join(conn, number: str, release: str, lang: str) -> list[dict]:
-    """The history as the rule page read it before the build step: each lineage step joined to its rule."""
-    row = conn.execute("select lineage_id from rule_lineage where lang = ? and release = ? and number = ?",
-                       [lang, release, number]).fetchone()
-    steps = conn.execute("""
-        select l.lang, l.release, l.number, l.status, l.previous_release, l.previous_number, r.title,
-               rel.completeness
-        from rule_lineage l
-        join rules r on r.release = l.release and r.lang = l.lang and r.number = l.number
-        join releases rel on rel.release = l.release and rel.lang = l.lang
-        where l.lineage_id = ? order by l.lang, l.release""", [row[0]]).fetchall()
-    return fold_history(steps)
+    """The history as the rule page reads it without the build step's table: each lineage step joined to its rule."""
+    return rule_page._history(conn, number, release, lang, tables=None)
 
 
 @pytest.fixture(scope="module")
