@@ -531,6 +531,7 @@ def worker_pool(workers: int) -> Iterator:
         # one left running would be joined at exit, and wait for work forever.
         started = set((getattr(pool, "_processes", None) or {}).values())
         started |= set(multiprocessing.active_children()) - before
+        manager = getattr(pool, "_executor_manager_thread", None)
         pool.shutdown(wait=False, cancel_futures=True)
         for process in started:
             process.terminate()
@@ -539,6 +540,10 @@ def worker_pool(workers: int) -> Iterator:
             if process.is_alive():
                 process.kill()
                 process.join(5)
+        # The pool's manager thread joins the same workers: when it reaps one first, our waitpid() gets
+        # ECHILD and is_alive() says True until that thread records the exit, so wait for it to end.
+        if manager is not None and manager is not threading.current_thread():
+            manager.join(5)
         raise
     else:
         pool.shutdown(wait=True)
