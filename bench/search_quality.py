@@ -17,6 +17,8 @@ frozen is the ``part`` each query names (a seeded random draw made before any
 search ran on it). ``--set players2`` reads tests/data/search_eval_players2.toml, 41 more
 questions players asked, gathered in round 5 before that round's tuning, in the same shape;
 ``--set players3`` reads tests/data/search_eval_players3.toml, 56 more, gathered in round 6.
+``--set zhko`` reads tests/data/search_eval_zhko.toml: 18 questions in Chinese (round 7; no Korean
+player questions were found in the stored pages).
 
 A result counts when its numbered rule is an expected rule, under one (704.5
 for 704), or the numbered rule of an expected subrule (704.5 for 704.5a);
@@ -56,9 +58,10 @@ EVAL = ROOT / "tests" / "data" / "search_eval.toml"
 PLAYERS = ROOT / "tests" / "data" / "search_eval_players.toml"
 PLAYERS2 = ROOT / "tests" / "data" / "search_eval_players2.toml"
 PLAYERS3 = ROOT / "tests" / "data" / "search_eval_players3.toml"
+ZHKO = ROOT / "tests" / "data" / "search_eval_zhko.toml"
 KEYWORDS = ROOT / "tests" / "data" / "search_queries.toml"
 DEPTH = 10
-CATEGORIES = ["question en", "question ja", "cross", "slang", "number", "typo", "keyword", "card"]
+CATEGORIES = ["question en", "question ja", "question zh", "cross", "slang", "number", "typo", "keyword", "card"]
 
 
 def is_frozen(q: str) -> bool:
@@ -136,7 +139,7 @@ class Baseline:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--db", default=None)
-    parser.add_argument("--set", choices=["main", "players", "players2", "players3"], default="main",
+    parser.add_argument("--set", choices=["main", "players", "players2", "players3", "zhko"], default="main",
                         help="main: search_eval.toml + search_queries.toml; players: search_eval_players.toml;"
                              " players2: search_eval_players2.toml (round 5's held-out set);"
                              " players3: search_eval_players3.toml (round 6's held-out set)")
@@ -152,6 +155,7 @@ def main() -> None:
     conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
     cases = {"players": lambda: load_cases(PLAYERS, None), "players2": lambda: load_cases(PLAYERS2, None),
              "players3": lambda: load_cases(PLAYERS3, None),
+             "zhko": lambda: load_cases(ZHKO, None),
              "main": load_cases}[args.set]()
     baseline = Baseline(conn)
 

@@ -95,7 +95,7 @@ def search_command(query, section, release, lang, limit, lexical_only, kinds, sh
         titles = " / ".join(dict.fromkeys(t for t in [
             group.en.title if group.en else None, group.ja.title if group.ja else None] if t))
         click.secho(f"{group.number or '-'}  {titles}".rstrip() + f"   [{'+'.join(group.via)}]", bold=True)
-        for text in (group.en, group.ja):
+        for text in (group.translation, group.en, group.ja):
             if text is None:
                 continue
             body = text.subrules[0]["number"] + " " + text.subrules[0]["text"] if text.subrules else text.text

@@ -39,6 +39,8 @@ from .fts import MARK_END, MARK_START, KeywordNames, english_key
 from .fusion import rrf_scores
 from .lexical import LexicalHit, lexical_hits
 from .query import Alias, AliasTable, QueryPlan, read_query
+from .translated import Reading
+from .translated import readings as translated_readings
 from .typos import Vocabulary
 
 MAX_QUERY = 500  # players write long questions (the 84 of tests/data/search_eval_players.toml reach 209)
@@ -56,6 +58,7 @@ TITLE_WEIGHT = 1.0  # rules whose title is a phrase of the query (Hexproof for "
 # The rules the text of a card the query names points to (:mod:`.card_rules`): one and a half times dense retrieval's
 # weight, so that they come before what the words alone find, in the order the words find them.
 CARD_WEIGHT = 6.0
+TRANSLATED_WEIGHT = 1.0  # the ranking of a Chinese or Korean question's words in its own CR
 
 
 class SearchError(ValueError):
@@ -91,6 +94,8 @@ class RuleGroup:
     en: RuleText | None = None
     ja: RuleText | None = None
     glossary: list[dict] = field(default_factory=list)  # {"lang", "term", "definition"}
+    # The rule in the language of a Chinese or Korean question (its newest release there), beside both.
+    translation: RuleText | None = None
 
     def as_dict(self) -> dict:
         data = asdict(self)
@@ -307,6 +312,16 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
             _drop_card_words(plan, mentions)
         if vocabulary is not None:
             _correct_plan(plan, vocabulary, conn)
+        # A question in Chinese or Korean (:mod:`.translated`): its words are searched in its own CR,
+        # the keyword names it holds in English and Japanese.
+        translated: list[Reading] = []
+        if not plan.only_number and lang is None:
+            # Kiwi's model loads on the first Korean question (3-4 s): not this query's work. Reading
+            # is bounded by MAX_QUERY characters.
+            with clock.suspended():
+                translated = translated_readings(conn, plan.text)
+        if translated:
+            _read_translated(plan, translated, names, aliases)
         notes: list[str] = []
         result = Answer(query, [], [], notes, "lexical", plan)
         if not query:
@@ -334,9 +349,18 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
             order = _group_order(conn, hits, by_key, "lexical")
             rankings.append(order)
             weights.append(LEXICAL_WEIGHT if text_lang in plan.languages or not plan.languages
+                           or any(r.only for r in translated)
                            # beside the ranking of the words typed, by the share of them it has
                            else OTHER_LANGUAGE_WEIGHT * (_translated_share(plan) if lang is None else 1.0))
             lexical_order += [k for k in order if k not in lexical_order]
+        for reading in translated:
+            hits = lexical_hits(conn, QueryPlan(plan.text, terms=reading.terms()), lang=reading.lang,
+                                section=section, release=release, limit=LEXICAL_DEPTH, terms_lang=reading.lang)
+            order = _group_order(conn, hits, by_key, "lexical")
+            if order:
+                rankings.append(order)
+                weights.append(TRANSLATED_WEIGHT if reading.only else OTHER_LANGUAGE_WEIGHT)
+                lexical_order += [k for k in order if k not in lexical_order]
         # The rules' words for the ideas the player's words name (paired aliases), ranked on their
         # own: a question that says "my aura" and "dies" is about what 704.5m says, whatever else.
         ideas = [t for t in plan.terms if t.origin == "alias" and t.phrase in plan.ideas]
@@ -357,8 +381,10 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
             weights.append(TITLE_WEIGHT)
         if mentions:
             result.cards = _cards_shown(conn, mentions)
-        wants_dense = (needs_dense(plan) and not _verbatim(conn, plan)) or not lexical_order
-        use_dense = (bool(plan.terms) or bool(mentions)) and (wants_dense if dense is None else dense)
+        wants_dense = ((needs_dense(plan) and not _verbatim(conn, plan)) or not lexical_order
+                       or any(r.only and (len(r.words) >= 2 or r.dropped) for r in translated))
+        use_dense = (bool(plan.terms) or bool(mentions) or bool(translated)) and (
+            wants_dense if dense is None else dense)
         if use_dense and release is None and section is None:
             dense_order, note = _dense_order(conn, _dense_text(plan, query, result.cards, mentions),
                                              _dense_language(plan, lang), by_key, embedder_name, clock)
@@ -384,12 +410,51 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
             order = [number_key] + [k for k in order if k != number_key]
             scores[number_key] = max(scores.values(), default=0) + 1
         result.groups = _finish(conn, by_key, order[:limit], scores, release, lang, limit, plan)
+        if release is None and any(r.only for r in translated):
+            _translations(conn, result.groups, translated[0].lang)
         if others and release is None:
             # Rulings and cards are found by every word typed, the names of cards too.
             result.others = _others(conn, replace(plan, terms=typed_terms) if mentions else plan, lang)
     _explain(result)
     result.seconds = time.monotonic() - started
     return result
+
+
+_HANGUL = re.compile("[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")
+
+
+def _read_translated(plan: QueryPlan, translated: list[Reading], names: KeywordNames, aliases: AliasTable) -> None:
+    """Fold the Chinese and Korean readings into ``plan``: the names they hold become English and
+    Japanese terms (践踏 searches trample and トランプル), and Hangul the English reader took for
+    words it could not find is no longer searched or listed as dropped."""
+    plan.terms = [t for t in plan.terms if not _HANGUL.search(t.phrase)]
+    plan.dropped = [w for w in plan.dropped if not _HANGUL.search(w)]
+    plan.unknown = [w for w in plan.unknown if not _HANGUL.search(w)]
+    english = [n for r in translated for n in r.names]
+    if english:
+        extra = read_query(" ".join(dict.fromkeys(english)), names=names, aliases=aliases)
+        plan.terms += [t for t in extra.terms if t not in plan.terms]
+    for r in translated:
+        plan.dropped += [w for w in r.dropped if w not in plan.dropped]
+
+
+def _translations(conn, groups: list[RuleGroup], lang: str) -> None:
+    """Each group's rule in ``lang`` (Chinese or Korean), its newest release there, through the lineage."""
+    newest = conn.execute("select max(release) from releases where lang = ? and completeness = 'whole'",
+                          [lang]).fetchone()
+    if not newest or not newest[0] or not _has(conn, "rule_lineage"):
+        return
+    for group in groups:
+        shown = group.en or group.ja
+        if shown is None:
+            continue
+        row = conn.execute(
+            "select r.number, r.title, r.text from rule_lineage a join rule_lineage b on b.lineage_id = a.lineage_id"
+            " join rules r on r.release = b.release and r.lang = b.lang and r.number = b.number"
+            " where a.release = ? and a.lang = ? and a.number = ? and b.lang = ? and b.release = ? limit 1",
+            [shown.release, shown.lang, shown.number, lang, newest[0]]).fetchone()
+        if row:
+            group.translation = RuleText(newest[0], lang, row[0], row[1], row[2] or "")
 
 
 def _drop_card_words(plan: QueryPlan, mentions: list[CardMention]) -> None:
