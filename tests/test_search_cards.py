@@ -56,6 +56,11 @@ def named(names, query):
     # a long name's first word after the card was named is that card again, not another of that word.
     (("I control Vorinclex, Monstrous Raider and play Waking the Trolls, which starts at chapter II because of"
       " Vorinclex."), ["Vorinclex, Monstrous Raider", "Waking the Trolls"]),
+    # Round 7: a name of three common words, one of them rare enough, in lower case;
+    ("I copied a rite of replication only to find that it only copied the unkicked version.", ["Rite of Replication"]),
+    # a word of a card named before, in the plural, is that card again (not Caverns of Despair).
+    ("the cavern of souls he played after it. The caverns that were played before kept their type",
+     ["Cavern of Souls"]),
 ])
 def test_the_cards_a_query_names(names, query, cards):
     assert named(names, query) == cards
@@ -68,6 +73,7 @@ def test_the_cards_a_query_names(names, query, cards):
     "does Island tap for blue mana",  # a basic land
     "WHAT HAPPENS WHEN MY COMMANDER DIES",  # capitals throughout say nothing
     "what happens when a creature with lifelink deals damage",
+    "is it a good thing to attack first",  # A Good Thing: three words of everyday English, in lower case
 ])
 def test_ordinary_words_are_not_card_names(names, query):
     assert named(names, query) == []
@@ -260,6 +266,25 @@ def _rules_of(conn, *cards):
 ])
 def test_round_6_text_rules(conn, card, rule):
     assert rule in _rules_of(conn, card)
+
+
+@pytest.mark.parametrize("card, rule", [
+    ("Servant of Volrath", "603.6"),  # When ~ leaves the battlefield: leaves-the-battlefield abilities, 603.6c
+    ("Gideon Blackblade", "615.1"),  # "Prevent all damage …": a sentence's first word is capitalised
+    ("Twincast", "707.10"),  # "Copy target instant or sorcery spell."
+    ("Counterspell", "405.5"),  # "Counter target spell."
+])
+def test_round_7_text_rules(conn, card, rule):
+    assert rule in _rules_of(conn, card)
+
+
+def test_type_changing_text_points_to_the_dependency_rule_last(conn):
+    """Dryad of the Ilysian Grove and Life and Limb (layer 4, each changing what the other applies to):
+    613.8 after everything else the texts point to; an ability granted in quotes (Clot Sliver) is no
+    sign of it."""
+    both = _rules_of(conn, "Dryad of the Ilysian Grove", "Life and Limb")
+    assert both[-1] == "613.8" and "613.1" in both
+    assert "613.8" not in _rules_of(conn, "Clot Sliver")
 
 
 def test_each_named_card_has_its_first_rules_near_the_top(conn):
