@@ -278,6 +278,26 @@ def test_round_7_text_rules(conn, card, rule):
     assert rule in _rules_of(conn, card)
 
 
+def test_a_question_that_copies_an_instant_or_sorcery_asks_about_copying_a_spell(conn):
+    """Rite of Replication's text copies a creature (707.2); a question that copies the sorcery itself
+    is about copying a spell (707.10), which no word of the card's text names."""
+    from kb.search.card_rules import COPY_SPELL, card_rules
+    from kb.search.query import read_query
+
+    newest = conn.execute("select max(release) from releases where lang = 'en' and completeness = 'whole'"
+                          ).fetchone()[0]
+    assert COPY_SPELL[1].split(",")[0] in conn.execute(
+        "select text from rules where lang = 'en' and release = ? and number = ?", [newest, COPY_SPELL[0]]).fetchone()[0]
+
+    def rules(card, question):
+        ids = [conn.execute("select id from cards where name_en = ?", [card]).fetchone()[0]]
+        return [n for _, n, _ in card_rules(conn, ids, release=newest, plan=read_query(question))]
+
+    assert "707.10" in rules("Rite of Replication", "I copied it only to find that it only copied the unkicked version")
+    assert "707.10" not in rules("Rite of Replication", "does the token have haste")
+    assert "707.10" not in rules("Phyrexian Metamorph", "it copies Spine of Ish Sah and dies")  # a creature
+
+
 def test_type_changing_text_points_to_the_dependency_rule_last(conn):
     """Dryad of the Ilysian Grove and Life and Limb (layer 4, each changing what the other applies to):
     613.8 after everything else the texts point to; an ability granted in quotes (Clot Sliver) is no

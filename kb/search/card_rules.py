@@ -155,6 +155,8 @@ LAYOUT_RULES = {"adventure": ("715.3", "Adventure"), "split": ("709.3", "split c
                 "flip": ("710.1", "flip")}
 CDA = ("604.3", "characteristic-defining abilities")  # a power or toughness of * (Tarmogoyf)
 
+COPY_SPELL = ("707.10", "To copy a spell, activated ability, or triggered ability")
+_COPIED = re.compile(r"\bcop(?:y|ied|ies|ying)\b")
 KEYWORD_ACTIONS = 2
 MAX_RULES = 4  # every rule of the list weighs about as much in the fusion: a short list is a precise one
 PRIOR_K = 2.0  # the card's own order: 1 / (PRIOR_K + position), position 0 the first rule its text points to
@@ -188,6 +190,12 @@ def card_ranking(conn, card_ids: list[int], *, release: str | None, plan=None,
     other rule (a question that names Yasova Dragonclaw and asks how many cards a player draws in the
     draw step). The search weighs the card's ranking by it."""
     candidates = card_rule_candidates(conn, card_ids, release=release)
+    # A question that copies an instant or a sorcery copies a spell, whatever the card's text says.
+    if (plan is not None and candidates and _COPIED.search(_words_asked(plan))
+            and not any(n == COPY_SPELL[0] for _, n, _ in candidates)
+            and conn.execute(f"select 1 from cards where id in ({','.join('?' * len(card_ids))})"
+                             " and (type_line like '%Instant%' or type_line like '%Sorcery%')", card_ids).fetchone()):
+        candidates.append((release, *COPY_SPELL))
     focus = 1.0
     if plan is not None and candidates:
         ranks, strength = asked_strengths(conn, plan, [n for _, n, _ in candidates], release=release)
