@@ -187,6 +187,28 @@ def test_a_japanese_question_about_a_card(conn):
     assert any(g.number.startswith("715") for g in result.groups[:5])
 
 
+def test_a_keyword_in_a_cards_name_is_not_searched_for(conn, monkeypatch):
+    """"Elspeth, Sun's Champion" is no question about champion (702.72), nor "Death's Shadow" one about
+    shadow; a keyword the question names outside the name still is ("does Champion of the Parish have
+    champion")."""
+    import kb.search.engine as engine
+
+    seen = []
+    original = engine._drop_card_words
+
+    def spy(plan, mentions):
+        original(plan, mentions)
+        seen.append([t.phrase for t in plan.terms])
+
+    monkeypatch.setattr(engine, "_drop_card_words", spy)
+    answer(conn, "I cast Hero's Downfall on an Elspeth, Sun's Champion. What happens?", dense=False, others=False)
+    answer(conn, "If my life total is -2, is my Death's Shadow 13/13 or 15/15?", dense=False, others=False)
+    answer(conn, "does Champion of the Parish have champion", dense=False, others=False)
+    assert "champion" not in seen[0] and "覇権" not in seen[0] and "cast" in seen[0]
+    assert "shadow" not in seen[1] and "life total" in seen[1]
+    assert "champion" in seen[2]
+
+
 def test_a_question_naming_no_card_is_answered_as_before(conn):
     question = "what happens when my commander dies"
     a, b = answer(conn, question, dense=False), answer(conn, question, dense=False, cards=False)
