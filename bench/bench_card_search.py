@@ -1,12 +1,13 @@
 """Questions that name cards: search with card recognition against the same search without it, in one run.
 
     python bench/bench_card_search.py [--db kb.db] [--part tuning|frozen|all] [--categories card,...]
-                                      [--set eval|players|r6|all] [--lexical] [--misses]
+                                      [--set eval|players|r6|r7|all] [--lexical] [--misses]
 
 ``--set players`` reads tests/data/card_questions.toml (category ``card players``: questions that
 name cards as players asked them, each with its part, drawn before the first run); ``r6``
 tests/data/card_questions_r6.toml (category ``card players r6``: round 6's held-out set, drawn the
-same way from sources the other sets had not used); ``eval`` the
+same way from sources the other sets had not used); ``r7`` tests/data/card_questions_r7.toml
+(``card players r7``: round 7's held-out set, likewise); ``eval`` the
 categories of tests/data/search_eval.toml; ``all`` (the default) both, in the same run.
 
 Prints, per part (tuning, frozen) and category of tests/data/search_eval.toml,
@@ -36,7 +37,8 @@ from search_quality import CATEGORIES, DEPTH, first_rank, load_cases  # noqa: E4
 
 PLAYERS = ROOT / "tests" / "data" / "card_questions.toml"
 PLAYERS_R6 = ROOT / "tests" / "data" / "card_questions_r6.toml"  # round 6's held-out set
-CARD_CATEGORIES = ["card", "card players", "card players r6"]
+PLAYERS_R7 = ROOT / "tests" / "data" / "card_questions_r7.toml"  # round 7's held-out set
+CARD_CATEGORIES = ["card", "card players", "card players r6", "card players r7"]
 
 
 def load_card_questions(path: Path = PLAYERS, category: str = "card players") -> list[dict]:
@@ -58,8 +60,9 @@ def main() -> None:
     parser.add_argument("--db", default=None)
     parser.add_argument("--part", choices=["tuning", "frozen", "all"], default="all")
     parser.add_argument("--categories", default=None, help="Comma-separated categories (default: all).")
-    parser.add_argument("--set", dest="which", choices=["eval", "players", "r6", "all"], default="all",
-                        help="Which questions: search_eval.toml, card_questions.toml, card_questions_r6.toml, or all.")
+    parser.add_argument("--set", dest="which", choices=["eval", "players", "r6", "r7", "all"], default="all",
+                        help="Which questions: search_eval.toml, card_questions.toml, card_questions_r6.toml,"
+                             " card_questions_r7.toml, or all.")
     parser.add_argument("--lexical", action="store_true", help="Both systems without dense retrieval.")
     parser.add_argument("--misses", action="store_true", help="List the tuning card questions missed in the top 3.")
     args = parser.parse_args()
@@ -75,6 +78,8 @@ def main() -> None:
         cases += load_card_questions()
     if args.which in ("r6", "all") and PLAYERS_R6.exists():
         cases += load_card_questions(PLAYERS_R6, "card players r6")
+    if args.which in ("r7", "all") and PLAYERS_R7.exists():
+        cases += load_card_questions(PLAYERS_R7, "card players r7")
     if args.categories:
         wanted = set(args.categories.split(","))
         cases = [c for c in cases if c["category"] in wanted]
@@ -125,8 +130,8 @@ def main() -> None:
     parts = ["tuning", "frozen"] if args.part == "all" else [args.part]
     for part in parts:
         print(f"== {part} part")
-        print(f"{'category':<12} {'n':>4}  {'system':<14} {'top-3':>7} {'MRR@10':>7}")
-        for category in CATEGORIES + ["card players", "card players r6", "all"]:
+        print(f"{'category':<16} {'n':>4}  {'system':<14} {'top-3':>7} {'MRR@10':>7}")
+        for category in CATEGORIES + ["card players", "card players r6", "card players r7", "all"]:
             shown = False
             for name in systems:
                 rows = [(c, n) for c, n in results[name] if c["frozen"] == (part == "frozen")
@@ -137,7 +142,7 @@ def main() -> None:
                 ranks = [first_rank(numbers, c["expect"]) for c, numbers in rows]
                 top3 = sum(r is not None and r <= 3 for r in ranks) / len(rows)
                 mrr = sum(1 / r for r in ranks if r) / len(rows)
-                print(f"{category:<12} {len(rows):>4}  {name:<14} {top3:>7.1%} {mrr:>7.3f}")
+                print(f"{category:<16} {len(rows):>4}  {name:<14} {top3:>7.1%} {mrr:>7.3f}")
             if shown:
                 print()
     if rejected:

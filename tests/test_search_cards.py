@@ -56,6 +56,11 @@ def named(names, query):
     # a long name's first word after the card was named is that card again, not another of that word.
     (("I control Vorinclex, Monstrous Raider and play Waking the Trolls, which starts at chapter II because of"
       " Vorinclex."), ["Vorinclex, Monstrous Raider", "Waking the Trolls"]),
+    # Round 7: a name of three common words, one of them rare enough, in lower case;
+    ("I copied a rite of replication only to find that it only copied the unkicked version.", ["Rite of Replication"]),
+    # a word of a card named before, in the plural, is that card again (not Caverns of Despair).
+    ("the cavern of souls he played after it. The caverns that were played before kept their type",
+     ["Cavern of Souls"]),
 ])
 def test_the_cards_a_query_names(names, query, cards):
     assert named(names, query) == cards
@@ -68,6 +73,7 @@ def test_the_cards_a_query_names(names, query, cards):
     "does Island tap for blue mana",  # a basic land
     "WHAT HAPPENS WHEN MY COMMANDER DIES",  # capitals throughout say nothing
     "what happens when a creature with lifelink deals damage",
+    "is it a good thing to attack first",  # A Good Thing: three words of everyday English, in lower case
 ])
 def test_ordinary_words_are_not_card_names(names, query):
     assert named(names, query) == []
@@ -181,6 +187,28 @@ def test_a_japanese_question_about_a_card(conn):
     assert any(g.number.startswith("715") for g in result.groups[:5])
 
 
+def test_a_keyword_in_a_cards_name_is_not_searched_for(conn, monkeypatch):
+    """"Elspeth, Sun's Champion" is no question about champion (702.72), nor "Death's Shadow" one about
+    shadow; a keyword the question names outside the name still is ("does Champion of the Parish have
+    champion")."""
+    import kb.search.engine as engine
+
+    seen = []
+    original = engine._drop_card_words
+
+    def spy(plan, mentions):
+        original(plan, mentions)
+        seen.append([t.phrase for t in plan.terms])
+
+    monkeypatch.setattr(engine, "_drop_card_words", spy)
+    answer(conn, "I cast Hero's Downfall on an Elspeth, Sun's Champion. What happens?", dense=False, others=False)
+    answer(conn, "If my life total is -2, is my Death's Shadow 13/13 or 15/15?", dense=False, others=False)
+    answer(conn, "does Champion of the Parish have champion", dense=False, others=False)
+    assert "champion" not in seen[0] and "覇権" not in seen[0] and "cast" in seen[0]
+    assert "shadow" not in seen[1] and "life total" in seen[1]
+    assert "champion" in seen[2]
+
+
 def test_a_question_naming_no_card_is_answered_as_before(conn):
     question = "what happens when my commander dies"
     a, b = answer(conn, question, dense=False), answer(conn, question, dense=False, cards=False)
@@ -260,6 +288,45 @@ def _rules_of(conn, *cards):
 ])
 def test_round_6_text_rules(conn, card, rule):
     assert rule in _rules_of(conn, card)
+
+
+@pytest.mark.parametrize("card, rule", [
+    ("Servant of Volrath", "603.6"),  # When ~ leaves the battlefield: leaves-the-battlefield abilities, 603.6c
+    ("Gideon Blackblade", "615.1"),  # "Prevent all damage …": a sentence's first word is capitalised
+    ("Twincast", "707.10"),  # "Copy target instant or sorcery spell."
+    ("Counterspell", "405.5"),  # "Counter target spell."
+])
+def test_round_7_text_rules(conn, card, rule):
+    assert rule in _rules_of(conn, card)
+
+
+def test_a_question_that_copies_an_instant_or_sorcery_asks_about_copying_a_spell(conn):
+    """Rite of Replication's text copies a creature (707.2); a question that copies the sorcery itself
+    is about copying a spell (707.10), which no word of the card's text names."""
+    from kb.search.card_rules import COPY_SPELL, card_rules
+    from kb.search.query import read_query
+
+    newest = conn.execute("select max(release) from releases where lang = 'en' and completeness = 'whole'"
+                          ).fetchone()[0]
+    assert COPY_SPELL[1].split(",")[0] in conn.execute(
+        "select text from rules where lang = 'en' and release = ? and number = ?", [newest, COPY_SPELL[0]]).fetchone()[0]
+
+    def rules(card, question):
+        ids = [conn.execute("select id from cards where name_en = ?", [card]).fetchone()[0]]
+        return [n for _, n, _ in card_rules(conn, ids, release=newest, plan=read_query(question))]
+
+    assert "707.10" in rules("Rite of Replication", "I copied it only to find that it only copied the unkicked version")
+    assert "707.10" not in rules("Rite of Replication", "does the token have haste")
+    assert "707.10" not in rules("Phyrexian Metamorph", "it copies Spine of Ish Sah and dies")  # a creature
+
+
+def test_type_changing_text_points_to_the_dependency_rule_last(conn):
+    """Dryad of the Ilysian Grove and Life and Limb (layer 4, each changing what the other applies to):
+    613.8 after everything else the texts point to; an ability granted in quotes (Clot Sliver) is no
+    sign of it."""
+    both = _rules_of(conn, "Dryad of the Ilysian Grove", "Life and Limb")
+    assert both[-1] == "613.8" and "613.1" in both
+    assert "613.8" not in _rules_of(conn, "Clot Sliver")
 
 
 def test_each_named_card_has_its_first_rules_near_the_top(conn):

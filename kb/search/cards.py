@@ -56,6 +56,7 @@ MIN_CJK = 5  # characters: a shorter Japanese or Chinese name only in 《》, �
 CJK_FUZZY_SCORE = 80  # rapidfuzz ratio a name in 《》 must reach to stand for a Japanese or Chinese name
 MIN_CJK_FUZZY = 5  # characters: a shorter name in 《》 is only ever recognised as typed (4 with one slip: 75)
 PARTIAL_MIN = 5  # letters: the distinctive first word of a long name, alone ("Urborg")
+LOWERCASE_ZIPF = 4.0  # a name of common words counts in lower case with a word rarer than this (rite 3.3)
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f々〆ー・、，]+")
@@ -163,8 +164,10 @@ def _without_back_references(found: list[CardMention]) -> list[CardMention]:
     for m in found:
         typed = name_words(m.typed)
         # "partial" too: "Vorinclex, Monstrous Raider … because of Vorinclex" is not Vorinclex, Voice of Hunger.
+        # In the plural too: "Cavern of Souls … The caverns that were played before" is not Caverns of Despair.
         if m.how in ("exact", "partial") and len(typed) == 1 and any(
-                o.end <= m.start and len(name_words(o.name)) > 1 and typed[0] in name_words(o.name) for o in found):
+                o.end <= m.start and len(name_words(o.name)) > 1
+                and ({typed[0], *plural_of(typed[0])} & set(name_words(o.name))) for o in found):
             continue
         out.append(m)
     return out
@@ -180,6 +183,7 @@ class CardNames:
     card_names: dict = field(default_factory=dict, repr=False)  # card_id → English name
     printings: dict = field(default_factory=dict, repr=False)  # card_id → printings (which name a word means)
     set_names: set = field(default_factory=set, repr=False)  # folded names of sets ("torment", "visions")
+    lowercase: set = field(default_factory=set, repr=False)  # plain names that count typed in lower case
 
     def __post_init__(self):
         self.known_words: dict[str, bool] = {}  # word → whether it misspells a word of the rules
@@ -454,7 +458,7 @@ class CardNames:
         joined = " ".join(key)
         if joined in self.quoted_only:
             return False
-        if not self.is_plain(key):
+        if not self.is_plain(key) or key in self.lowercase:
             return True
         if not capitals_say or position == 0:
             return False
@@ -537,7 +541,8 @@ def _build(conn) -> CardNames:
     sets = set()
     if conn.execute("select 1 from sqlite_master where name = 'card_sets'").fetchone():
         sets = {" ".join(name_words(n)) for (n,) in conn.execute("select name from card_sets") if n}
-    index = CardNames(rows, common=common, quoted_only=quoted_only, printings=printings, set_names=sets)
+    index = CardNames(rows, common=common, quoted_only=quoted_only, printings=printings, set_names=sets,
+                      lowercase=_lowercase_names(conn, rows, common))
     index.card_names.update(names)
     return index
 
@@ -559,6 +564,36 @@ def _common_words(conn, words: set[str]) -> set[str]:
             rule_words.update(fold_word(w) for w in _WORD.findall(text))
         common |= words & rule_words
     return common
+
+
+def _lowercase_names(conn, rows, common: set[str]) -> set[tuple[str, ...]]:
+    """Names of common words that still name a card typed in lower case ("rite of replication",
+    "cavern of souls"): three words or more, two of them not function words, one of those less
+    common than :data:`LOWERCASE_ZIPF` (no phrase of everyday English: not "a good thing", "aid the
+    fallen"), and the name no phrase of the rules ("two-headed giant", "city of brass" in an example)."""
+    from wordfreq import get_frequency_dict
+
+    frequency = get_frequency_dict("en")
+    least = 10 ** (LOWERCASE_ZIPF - 9)
+    keys = set()
+    for _key, alias, lang, _card_id, _kind in rows:
+        if lang != "en" or not alias or _CJK.search(alias):
+            continue
+        words = name_words(alias)
+        content = [w for w in words if w not in _STOP]
+        if (len(words) >= 3 and len(content) >= 2 and all(w in common for w in words)
+                and any(frequency.get(w, 0.0) < least for w in content)):
+            keys.add(words)
+    newest = conn.execute("select max(release) from releases where lang = 'en' and completeness = 'whole'").fetchone()
+    if keys and newest and newest[0]:
+        # The rules' three-word phrases: a name all of whose are there is a phrase of the rules.
+        trigrams: set[tuple[str, ...]] = set()
+        for (t,) in conn.execute("select coalesce(title, '') || ' ' || coalesce(text, '') from rules"
+                                 " where release = ? and lang = 'en'", [newest[0]]):
+            w = name_words(t)
+            trigrams.update(zip(w, w[1:], w[2:]))
+        keys = {k for k in keys if not all(g in trigrams for g in zip(k, k[1:], k[2:]))}
+    return keys
 
 
 def _quoted_only(conn) -> set[str]:

@@ -474,7 +474,30 @@ def _drop_card_words(plan: QueryPlan, mentions: list[CardMention]) -> None:
         # A word of a name, or a phrase running into one ("moon turn").
         return all(within) if term.origin != "phrase" else any(within)
 
-    plan.terms = [t for t in plan.terms if not of_a_name(t)]
+    # A keyword in a card's name is no keyword asked about ("Elspeth, Sun's Champion" is no question about
+    # champion, Death's Shadow none about shadow): its name term, and the other language's that follows
+    # it, are dropped when every time the question has the keyword's words is inside a name.
+    typed_words = [w for m in mentions for w in name_words(m.typed)]
+    query_words = [fold_word(w) for w in re.findall(r"[^\W_]+(?:['’][^\W_]+)*", plan.text.replace("-", " "))]
+
+    def times(words: list[str], phrase: tuple[str, ...]) -> int:
+        n = len(phrase)
+        return sum(tuple(words[i:i + n]) == phrase for i in range(len(words) - n + 1)) if n else 0
+
+    kept, skip_next = [], False
+    for t in plan.terms:
+        if skip_next and t.origin == "name" and t.lang != "en":
+            skip_next = False
+            continue
+        skip_next = False
+        if t.origin == "name" and t.lang == "en":
+            phrase = tuple(fold_word(w) for w in t.phrase.split())
+            inside = sum(times(list(name_words(m.typed)), phrase) for m in mentions)
+            if inside and inside >= times(query_words, phrase) and set(phrase) <= set(typed_words):
+                skip_next = True
+                continue
+        kept.append(t)
+    plan.terms = [t for t in kept if not of_a_name(t)]
 
 
 def _card_order(conn, mentions: list[CardMention], plan: QueryPlan, by_key: dict, section: str | None
