@@ -26,9 +26,11 @@ from kb.database import db_path, open_db
 from kb.ruling_links.evaluate import load_labels
 
 
-def draw(conn, seed: int, n: int) -> list[tuple[int, str, str, str]]:
+def draw(conn, seed: int, n: int, redraw: int | None = None) -> list[tuple[str, str, str, str]]:
+    """(stratum, card, date, text) of each ruling drawn; ``redraw``: the seed of a batch already labelled, whose
+    labels are left out of "labelled", so the draw that made it is made again (a test checks it is)."""
     _, labels = load_labels()
-    labelled_texts = {l.key[-1] for l in labels}
+    labelled_texts = {l.key[-1] for l in labels if redraw is None or l.draw != redraw}
     keywords: dict[int, set[str]] = defaultdict(set)
     for card_id, keyword in conn.execute("select card_id, keyword from card_keywords where card_id is not null"):
         keywords[card_id].add(keyword)

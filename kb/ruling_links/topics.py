@@ -377,7 +377,7 @@ TEMPLATES: tuple[Template, ...] = (
     Template("113.7a", _re(_LEFT_BEFORE + r",[^.]*\b(?:still|will still)\b(?! be able)"),
              # another object leaving (a Dragon that entered, either of two), or what it enchanted last: the last
              # known information (608.2h); a control change that never starts: 611.2b
-             _re(r"\b(?:If|when) (?:a|an|either|the enchanted) \w+\b[^.]{0,60}\bleaves the battlefield before\b|\bimmediately before\b"
+             _re(r"\b(?:If|when) (?:a|an|either|the enchanted) \w+\b[^.]{0,100}\bleaves the battlefield before\b|\bimmediately before\b"
                  r"|\bkeeps control\b|\bfor as long as\b")),
 )
 
