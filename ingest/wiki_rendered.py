@@ -75,7 +75,7 @@ _DECORATED_HEADING = re.compile(
     r"^(?:=+\s*(?P<eq>[^=]{1,30}?)\s*=+"
     r"|[【［\[]\s*(?P<bracket>[^】］\]]{1,30}?)\s*[】］\]]"
     r"|[■□◆◇▼▽★☆●◎]\s*(?P<marked>[^\s].{0,29}?)"
-    r"|(?P<plain>[^\s：:（(]{1,30}?))"
+    r"|(?P<plain>[^\s：:（(][^：:（(]{0,29}?))"
     r"\s*(?:[（(](?P<paren>[^（）()]{1,20})[）)])?\s*[：:]?$"
 )
 
@@ -113,8 +113,8 @@ _REVISION = re.compile(r"^(?:.+時点における.*版|Revision as of .+)$")
 _DISAMBIGUATION = re.compile(r"^この項目では.+")
 _QUOTE_START = re.compile(r"^引用[：:]\s*総合ルール\s*(?P<version>\S+)\s*$")
 # A list item: "•", "-", "*", "1." and a space; the marks browsers print for nested lists ("◦", "▪", …),
-# and the Japanese "・", which needs no space after it.
-_BULLET = re.compile(r"^(?P<indent>[ \u3000]*)(?:(?P<mark>[•\-\*◦○●▪■‣∙]|\d+[.．])(?:[ \u3000]+(?P<text>.*))?"
+# and the Japanese "・", which needs no space after it; an en dash "–" as some copies print a list's mark.
+_BULLET = re.compile(r"^(?P<indent>[ \u3000]*)(?:(?P<mark>[•\-\*◦○●▪■‣∙–]|\d+[.．])(?:[ \u3000]+(?P<text>.*))?"
                      r"|(?P<dot>・)[ \u3000]*(?P<dot_text>.+))$")
 # a nested list's mark says its level when the text lost its indentation
 _MARK_LEVEL = {"◦": 1, "○": 1, "▪": 2, "■": 2, "‣": 2, "∙": 2}

@@ -63,6 +63,10 @@ ENGLISH = {
     "nested mark ◦": (EN_HEAD + f"Rulings\n• {E1}\n  ◦ {E2}\n• {E3}\n", [(0, E1), (1, E2), (0, E3)]),
     "edit link": (EN_HEAD + f"Rulings[edit | edit source]\n- {E1}\n- {E2}\n- {E3}\n", [(0, E1), (0, E2), (0, E3)]),
     "heading with a colon": (EN_HEAD + f"Rulings:\n• {E1}\n  ◦ {E2}\n• {E3}\n", [(0, E1), (1, E2), (0, E3)]),
+    "a longer name with a colon": (EN_HEAD + f"Notable rulings:\n• {E1}\n• {E2}\n• {E3}\n", [(0, E1), (0, E2), (0, E3)]),
+    "en dashes as list marks": (EN_HEAD + f"Rulings\n– {E1}\n– {E2}\n– {E3}\n", [(0, E1), (0, E2), (0, E3)]),
+    # a copy that kept no list marks: the section's paragraphs are its rulings (was: none, no warning)
+    "every list mark lost": (EN_HEAD + f"Rulings\n{E1}\n{E2}\n{E3}\n", [(0, E1), (0, E2), (0, E3)]),
     "wikitext, heading with a colon": ("'''Alpha''' is a [[keyword ability]].\n==Rulings:==\n* " + E1 + "\n** " + E2
                                        + "\n* " + E3 + "\n", [(0, E1), (1, E2), (0, E3)]),
 }
