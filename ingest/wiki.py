@@ -597,7 +597,9 @@ def records_from_document(doc: WikiDocument, *, card_names: CardNameIndex | None
     closed = False  # an English Rulings section ends at a line that is no bullet (rendered text loses headings)
     # A Japanese ルール section with no bullet at all lost its marks in rendering (宝物's old revision):
     # its paragraphs are its rulings.
-    unmarked = _unmarked_ruling_sections(blocks, paths) if lang != "en" else set()
+    # a ruling section whose bullets were all lost (a rendered copy that kept no list marks): its paragraphs are
+    # its rulings, in English as in Japanese (round 7: an English one was dropped without a warning)
+    unmarked = _unmarked_ruling_sections(blocks, paths)
     for block, path in zip(blocks, paths):
         section = path[-1].text if path else None
         ruling_position = None

@@ -32,6 +32,7 @@ nesting level, or have no mark at all. What we do, and why:
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, replace
 
@@ -52,8 +53,9 @@ TOP_LEVEL_SECTIONS = frozenset({
 # Sections whose bullets are rulings (and their sub-sections).
 RULING_SECTIONS = frozenset({"ルール", "ルーリング", "裁定"}) | wiki_en.RULING_SECTIONS
 # ... and the longer names some pages give them (主なルール, ルール上の注意, ルールについて, Rulings notes)
-_RULING_HEADING = re.compile(r"^(?:主な|その他の|細かい)?(?:ルール|ルーリング|裁定)(?:上の(?:注意|扱い)|解説|について|・裁定|の詳細)?"
-                             r"[：:]?$|^(?:Rulings?|Rulings notes|Notable rulings)$")
+# (a colon after the name, in either language: ルール：, Rulings:)
+_RULING_HEADING = re.compile(r"^(?:(?:主な|その他の|細かい)?(?:ルール|ルーリング|裁定)(?:上の(?:注意|扱い)|解説|について|・裁定|の詳細)?"
+                             r"|Rulings?|Rulings notes|Notable rulings)\s*[：:]?$")
 
 
 def is_ruling_heading(text: str) -> bool:
@@ -63,6 +65,41 @@ def is_ruling_heading(text: str) -> bool:
     (True, True, False, False)
     """
     return text in RULING_SECTIONS or bool(_RULING_HEADING.match(text))
+
+# A known section's heading printed with decoration around it: a colon after it (ルール：, Rulings:), brackets
+# (【ルール】, ［ルール］, [ルール]), a mark before it (■ルール, ◆ルール), "=" signs (== ルール ==, as a rendered copy of
+# the wikitext may keep them) or a short parenthesis after it (ルール（2024年）). Read as that heading only when
+# what is inside is a section the site uses (TOP_LEVEL_SECTIONS) or a ruling section's name, so a sentence
+# ending in a colon stays a paragraph.
+_DECORATED_HEADING = re.compile(
+    r"^(?:=+\s*(?P<eq>[^=]{1,30}?)\s*=+"
+    r"|[【［\[]\s*(?P<bracket>[^】］\]]{1,30}?)\s*[】］\]]"
+    r"|[■□◆◇▼▽★☆●◎]\s*(?P<marked>[^\s].{0,29}?)"
+    r"|(?P<plain>[^\s：:（(][^：:（(]{0,29}?))"
+    r"\s*(?:[（(](?P<paren>[^（）()]{1,20})[）)])?\s*[：:]?$"
+)
+
+
+def decorated_heading(text: str) -> str | None:
+    """The section a decorated heading line names (``ルール：`` → ``ルール``), or None.
+
+    >>> decorated_heading("ルール："), decorated_heading("【ルール】"), decorated_heading("== 解説 =="), decorated_heading("Rulings:")
+    ('ルール', 'ルール', '解説', 'Rulings')
+    >>> decorated_heading("ルール"), decorated_heading("以下のとおり："), decorated_heading("■注意")
+    (None, None, None)
+    """
+    m = _DECORATED_HEADING.match(text.strip())
+    if not m:
+        return None
+    name = (m.group("eq") or m.group("bracket") or m.group("marked") or m.group("plain") or "").strip()
+    if name == text.strip():
+        return None  # no decoration: the ordinary heading rules decide
+    if m.group("paren") and not is_ruling_heading(name):
+        return None
+    if name in TOP_LEVEL_SECTIONS or is_ruling_heading(name):
+        return name
+    return None
+
 
 _EDIT_MARK = "[編集]"
 # "ルール[編集]", "ルール [編集 | ソースを編集]": a Japanese heading with its edit link after it
@@ -76,8 +113,8 @@ _REVISION = re.compile(r"^(?:.+時点における.*版|Revision as of .+)$")
 _DISAMBIGUATION = re.compile(r"^この項目では.+")
 _QUOTE_START = re.compile(r"^引用[：:]\s*総合ルール\s*(?P<version>\S+)\s*$")
 # A list item: "•", "-", "*", "1." and a space; the marks browsers print for nested lists ("◦", "▪", …),
-# and the Japanese "・", which needs no space after it.
-_BULLET = re.compile(r"^(?P<indent>[ \u3000]*)(?:(?P<mark>[•\-\*◦○●▪■‣∙]|\d+[.．])(?:[ \u3000]+(?P<text>.*))?"
+# and the Japanese "・", which needs no space after it; an en dash "–" as some copies print a list's mark.
+_BULLET = re.compile(r"^(?P<indent>[ \u3000]*)(?:(?P<mark>[•\-\*◦○●▪■‣∙–]|\d+[.．])(?:[ \u3000]+(?P<text>.*))?"
                      r"|(?P<dot>・)[ \u3000]*(?P<dot_text>.+))$")
 # a nested list's mark says its level when the text lost its indentation
 _MARK_LEVEL = {"◦": 1, "○": 1, "▪": 2, "■": 2, "‣": 2, "∙": 2}
@@ -345,6 +382,13 @@ def parse_rendered(text: str, source: str, *, first_line: int = 1, revision: str
             lines.i += 1
             previous_blank = False
             continue
+        decorated = None if in_quote else decorated_heading(stripped)
+        if decorated:  # "ルール：", "【ルール】", "== ルール ==": a known section's heading, decorated
+            blocks.append(Heading(decorated, None, number))
+            in_sets = decorated == "登場セット"
+            lines.i += 1
+            previous_blank = False
+            continue
         if wiki_en.is_quote_start(stripped):
             blocks.append(QuoteStart(wiki_en.quote_release(stripped) or "unknown", number, lang="en"))
             in_quote = True
@@ -426,8 +470,27 @@ def parse_rendered(text: str, source: str, *, first_line: int = 1, revision: str
         lines.i += 1
         previous_blank = False
     doc.blocks = _settle_lists(blocks)
+    check_unread_headings(doc)
     check_truncation(doc)
     return doc
+
+
+def check_unread_headings(doc: WikiDocument) -> None:
+    """Warn of a short line ending in a colon right before a list (``注意点：``, ``Notes:``) that no
+    heading rule read: its list is kept as the section's text, not as rulings, so a warning names
+    the line (a form of heading not seen before, or a sentence introducing a list: either way
+    someone should look).
+    """
+    from .records import IngestProblem
+
+    kept = [b for b in doc.blocks if b is not None]
+    for block, after in itertools.pairwise(kept):
+        if isinstance(block, Paragraph) and isinstance(after, ListItem) and len(block.text) <= 30 \
+                and block.text.endswith(("：", ":")):
+            doc.problems.append(IngestProblem(
+                doc.source, block.line, "warning", "wiki-heading-unread",
+                f"{block.text!r} before a list is read as a paragraph, not as a heading: the list under it"
+                " is the section's text, not rulings"))
 
 
 def _read_one_column_table(lines: _Lines) -> Infobox:

@@ -44,6 +44,7 @@ from .topics import ruling_topics, template_rule, template_rule_ja
 # Set on the "tune" half of the labels only (bench/bench_ruling_links.py prints both halves).
 KEYWORD_MIN = 0.15  # a keyword's subrule: as similar as this to be chosen on its own
 KEYWORD_MARGIN = 0.10  # ... and this far ahead of the keyword's next subrule
+KEYWORD_MARGIN_NAMED = 0.05  # ... or this far, when the ruling names the keyword itself
 DEFINITION_MIN = 0.05  # on a keyword's page, its definition when no subrule stands out
 THRESHOLD = 0.40  # a rule found by similarity alone (outside any keyword of the ruling's)
 SIMILARITY_MARGIN = 0.15  # ... this far ahead of the next
@@ -63,6 +64,8 @@ PAGE_DEFINITION_SHARE = 0.75
 TEMPLATES_ON_WIKI = True  # wiki rulings (English, and Japanese by JA_TEMPLATES) are read for templates too
 TEMPLATE_SCORE = 0.9  # a link by a ruling template (kb.ruling_links.topics.TEMPLATES)
 TOPIC_OVER_KEYWORD = 1.5  # a topic's rule beats its keyword's clearly best subrule when this many times as similar
+NAMED_AS_CONTEXT = True  # a card ruling of a card with no keyword: the keywords the ruling names narrow it
+NAMED_NARROW = True  # ... and one of a card with several keywords that names some of them is narrowed to those
 MAX_LINKS = 3  # kept for callers; one link each by similarity (a second was more often wrong)
 
 
@@ -247,6 +250,13 @@ class Linker:
         decision = Decision()
         cited = self._cited(ruling, decision)
         context = [k for k in self.context_keywords(ruling.keywords, ruling.subjects) if not k.generic]
+        if NAMED_AS_CONTEXT and ruling.use_topics and not context:
+            context = [k for k in self.mentioned_keywords(ruling) if not k.generic]
+        elif NAMED_NARROW and ruling.use_topics and len(context) > 1:
+            # a card with several keywords (Search and Shuffle): a ruling naming some of them is about those
+            named = [k for k in context if k in self.mentioned_keywords(ruling)]
+            if named:
+                context = named
         if ruling.keywords_if_named:
             mentioned = self.mentioned_keywords(ruling)
             context = [k for k in context if k in mentioned]
@@ -280,7 +290,10 @@ class Linker:
             ranked = sorted(((s, i) for i, s in of_members.items()), reverse=True)
             s1, m1 = ranked[0]
             s2 = ranked[1][0] if len(ranked) > 1 else 0.0
-            if s1 >= KEYWORD_MIN and s1 - s2 >= KEYWORD_MARGIN:
+            margin = KEYWORD_MARGIN
+            if ruling.use_topics and KEYWORD_MARGIN_NAMED < KEYWORD_MARGIN and any(k in self.mentioned_keywords(ruling) for k in context):
+                margin = KEYWORD_MARGIN_NAMED
+            if s1 >= KEYWORD_MIN and s1 - s2 >= margin:
                 chosen = (m1, "keyword+similarity", s1 + self.context_bonus, s1)
                 by_subrule = True
             elif (ruling.definition_fallback and not ruling.keywords_if_named) or (

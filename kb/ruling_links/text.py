@@ -36,6 +36,7 @@ _IRREGULAR = {
     "found": "find", "took": "take", "taken": "take", "won": "win", "cast": "cast", "copies": "copy",
     "libraries": "library", "abilities": "ability", "its": "it",
 }
+FOLD_RENAMED = True  # fold the CR's renamed terms (fold_renamed_terms) before stemming
 _SUFFIXES = (("ies", "y"), ("ied", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", ""))
 _WORD = re.compile(r"[a-z0-9][a-z0-9'+/-]*")
 
@@ -70,8 +71,38 @@ def english_terms(text: str) -> list[str]:
     return list(_english_terms(text))
 
 
+# The CR's renamed terms, folded to today's wording on both sides, so a ruling written in an older term meets
+# the rule in its newer one: "converted mana cost" is "mana value" (CR 202.3, renamed 2021), "comes into play"
+# is "enters" (2009, then "enters the battlefield" shortened to "enters", 2024), "in play" is "on the
+# battlefield", "removed from the game" is "exiled" (2009), and "dies" is the CR's word (Glossary: Dies) for
+# "is put into a graveyard from the battlefield", which many rules still spell out.
+_RENAMED = (
+    (re.compile(r"\bconverted mana costs?\b"), "mana value"),
+    (re.compile(r"\b(?:comes?|came|coming) into play\b"), "enters"),
+    (re.compile(r"\bleaves? play\b"), "leaves the battlefield"),
+    (re.compile(r"\binto play\b"), "onto the battlefield"),
+    (re.compile(r"\bin play\b"), "on the battlefield"),
+    (re.compile(r"\bremoved? from the game\b"), "exiled"),
+    (re.compile(r"\b(?:is|are|was|were|be|been|being) put into (?:a|an|its|their|that|your|his or her)(?: owner's| owners'|"
+                r" owners')? graveyards? from the battlefield\b"), "dies"),
+)
+
+
+def fold_renamed_terms(text: str) -> str:
+    """A lower-cased text with the CR's renamed terms in today's wording.
+
+    >>> fold_renamed_terms("if it comes into play, its converted mana cost; it is put into its owner's graveyard from the battlefield")
+    'if it enters, its mana value; it dies'
+    """
+    for pattern, new in _RENAMED:
+        text = pattern.sub(new, text)
+    return text
+
+
 def _english_terms_uncached(text: str) -> list[str]:
     text = text.lower().replace("’", "'")
+    if FOLD_RENAMED:
+        text = fold_renamed_terms(text)
     out = []
     for word in _WORD.findall(text):
         word = word.strip("'-/")

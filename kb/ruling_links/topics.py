@@ -165,6 +165,12 @@ class Template:
     unless: re.Pattern | None = None  # a wording that shows the ruling is about another rule
 
 
+# "If [it] leaves the battlefield before its (triggered|activated|enters-the-battlefield) ability resolves"
+_LEFT_BEFORE = (r"\b(?:leaves|left) the battlefield before (?:its|the|that|this|his|her|their|either|\w+'s)?\s?"
+                r"(?:[\w-]+ ){0,3}(?:ability |trigger |spell )?(?:resolves|has resolved|it resolves)\b")
+_NOT_EXILED = (r"\b(?:won't be exiled|isn't exiled|nothing is exiled|nothing will be exiled"
+               r"|no [\w -]{0,40}(?:will be|are|is) exiled|won't exile)\b")
+
 # Each is the CR rule its wording restates; the first that matches is taken. Kept to wordings that
 # say one rule's content outright (the rule's own terms), not a subject a ruling could take anywhere.
 TEMPLATES: tuple[Template, ...] = (
@@ -346,6 +352,33 @@ TEMPLATES: tuple[Template, ...] = (
     Template("709.4", _re(r"\bcharacteristics of a split card are the combination of its two halves\b")),
     Template("712.8a", _re(r"\bIn every zone other than the battlefield, consider only the characteristics of its front face\b"
                            r"|\bconsider only the characteristics of (?:a|the) double-faced card's front face\b")),
+    # round 7: "If [the source] leaves the battlefield before its ability resolves, …", Gatherer's template for
+    # three rules, told apart by what the ruling says happens: nothing exiled "until" it leaves (the event has
+    # already occurred: Changing Zones "Until", 610.3a activated, 610.3b triggered), the last known information
+    # used (608.2h), or the ability still doing its work without its source (113.7a)
+    Template("610.3a", _re(_LEFT_BEFORE + r"[^.]*" + _NOT_EXILED),
+             _re(r"(?s)\A(?!.*\bactivat)|\btrigger|\benters")),  # only a ruling that says the ability is activated
+    Template("610.3b", _re(_LEFT_BEFORE + r"[^.]*" + _NOT_EXILED)),
+    Template("608.2h", _re(_LEFT_BEFORE + r"[^.]*\b(?:last (?:enchanted|equipped|existed|controlled|known|on the battlefield)"
+                           r"|(?:before|as) it (?:last )?(?:left|existed)|last controller)\b")),
+    # the corpus's frequent unlinked wordings of three rules already templated in other words: "can't pay any
+    # alternative costs" (without "other"), "the controller of the planeswalker is the defending player", and a
+    # trigger on an event with many occurrences (603.2c: once per occurrence, however many at once)
+    Template("118.9a", _re(r"\bwithout paying (?:its|their) mana costs?,?\W*[^.]{0,40}\bcan't (?:pay|choose to pay) any (?:other )?"
+                           r"alternative costs?\b")),
+    Template("506.2", _re(r"\b(?:the )?controller of (?:that|the) planeswalker is the defending player\b")),
+    Template("603.2c", _re(r"\btrigger\w* (?:just |only )?once\b[^.]{0,40}\bno matter how many\b"
+                           r"|\btriggers? (?:once )?for each (?:card|creature)s? (?:drawn|dealt)\b"
+                           r"|\beach time\b[^.]{0,80}\bno matter how many\b[^.]{0,60}\bat once\b")),
+    # "As [it] resolves, first [a player] chooses …, then each other player in turn order …": the choices made
+    # in APNAP order (101.4), also when the first to choose is "the next opponent in turn order" or "you"
+    Template("101.4", _re(r"\bresolves, first (?:you|the|each|that|an?)\b[^.]{0,200}\b(?:then|followed by) (?:each|the|every)"
+                          r" (?:other |next |remaining )?(?:players?|opponents?)\b[^.]{0,20}\bin turn order\b")),
+    Template("113.7a", _re(_LEFT_BEFORE + r",[^.]*\b(?:still|will still)\b(?! be able)"),
+             # another object leaving (a Dragon that entered, either of two), or what it enchanted last: the last
+             # known information (608.2h); a control change that never starts: 611.2b
+             _re(r"\b(?:If|when) (?:a|an|either|the enchanted) \w+\b[^.]{0,100}\bleaves the battlefield before\b|\bimmediately before\b"
+                 r"|\bkeeps control\b|\bfor as long as\b")),
 )
 
 
