@@ -99,3 +99,11 @@ async def test_the_search_page_shows_the_rule_in_the_language_asked(ds):
     response = await ds.client.get("/-/search?q=" + "践踏伤害怎么分配")
     assert response.status_code == 200
     assert 'class="kb-translation" lang="zh"' in response.text and "践踏" in response.text
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_chinese_question_over_one_language_finds_it_by_the_names_it_holds(conn, lang):
+    result = answer(conn, "践踏伤害怎么分配？", lang=lang, dense=False, others=False, time_limit=10)
+    assert result.groups[0].number == "702.19" and result.groups[0].translation is None
+    shown = result.groups[0].en if lang == "en" else result.groups[0].ja
+    assert shown is not None and shown.lang == lang

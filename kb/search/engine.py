@@ -315,7 +315,7 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
         # A question in Chinese or Korean (:mod:`.translated`): its words are searched in its own CR,
         # the keyword names it holds in English and Japanese.
         translated: list[Reading] = []
-        if not plan.only_number and lang is None:
+        if not plan.only_number:
             # Kiwi's model loads on the first Korean question (3-4 s): not this query's work. Reading
             # is bounded by MAX_QUERY characters.
             with clock.suspended():
@@ -353,7 +353,7 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
                            # beside the ranking of the words typed, by the share of them it has
                            else OTHER_LANGUAGE_WEIGHT * (_translated_share(plan) if lang is None else 1.0))
             lexical_order += [k for k in order if k not in lexical_order]
-        for reading in translated:
+        for reading in (translated if lang is None else []):  # its own CR's ranking beside both languages'
             hits = lexical_hits(conn, QueryPlan(plan.text, terms=reading.terms()), lang=reading.lang,
                                 section=section, release=release, limit=LEXICAL_DEPTH, terms_lang=reading.lang)
             order = _group_order(conn, hits, by_key, "lexical")
@@ -410,7 +410,7 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
             order = [number_key] + [k for k in order if k != number_key]
             scores[number_key] = max(scores.values(), default=0) + 1
         result.groups = _finish(conn, by_key, order[:limit], scores, release, lang, limit, plan)
-        if release is None and any(r.only for r in translated):
+        if release is None and lang is None and any(r.only for r in translated):
             _translations(conn, result.groups, translated[0].lang)
         if others and release is None:
             # Rulings and cards are found by every word typed, the names of cards too.
