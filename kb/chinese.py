@@ -36,7 +36,6 @@ it from several threads at once).
 
 from __future__ import annotations
 
-import functools
 import re
 import threading
 import unicodedata
@@ -71,13 +70,18 @@ def _package_version() -> str:
 SEGMENTER_VERSION = f"2-rjieba-{_package_version()}"
 
 
-@functools.lru_cache(maxsize=1)
-def _segmenter():
-    """The one rjieba segmenter, built once (its dictionary loads in about 0.2 s)."""
-    with _lock:
-        import rjieba
+_SEGMENTER: list = []
 
-        return rjieba.Jieba()
+
+def _segmenter():
+    """The one rjieba segmenter, built once under a lock (its dictionary loads in about 0.2 s)."""
+    if not _SEGMENTER:
+        with _lock:
+            if not _SEGMENTER:
+                import rjieba
+
+                _SEGMENTER.append(rjieba.Jieba())
+    return _SEGMENTER[0]
 
 
 def normalize(text: str) -> str:

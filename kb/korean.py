@@ -28,7 +28,6 @@ drops them, each run of content morphemes being one phrase.
 
 from __future__ import annotations
 
-import functools
 import re
 import threading
 import unicodedata
@@ -61,13 +60,19 @@ def _package_version() -> str:
 SEGMENTER_VERSION = f"1-kiwipiepy-{_package_version()}"
 
 
-@functools.lru_cache(maxsize=1)
-def _analyser():
-    """The one Kiwi instance, built once under a lock (3-4 s)."""
-    with _lock:
-        from kiwipiepy import Kiwi
+_ANALYSER: list = []
 
-        return Kiwi()
+
+def _analyser():
+    """The one Kiwi instance, built once under a lock (3-4 s, 88 MB): two first Korean queries
+    arriving together on the web wait for the one build, not each do their own."""
+    if not _ANALYSER:
+        with _lock:
+            if not _ANALYSER:
+                from kiwipiepy import Kiwi
+
+                _ANALYSER.append(Kiwi())
+    return _ANALYSER[0]
 
 
 def normalize(text: str) -> str:

@@ -163,7 +163,7 @@ def test_round_7_templates_tell_apart_what_a_source_leaving_early_does():
         "As Taste of Death resolves, first the player whose turn it is chooses three creatures they control, then"
         " each other player in turn order does the same.": "101.4",
         "If you cast a spell \"without paying its mana cost,\" you can't pay any alternative costs.": "118.9a",
-        "If Vantress Gargoyle attacks a planeswalker, the controller of that planeswalker is the defending player.": "506.2",
+        "If Vantress Gargoyle attacks a planeswalker, the controller of that planeswalker is the defending player.": "508.5",
         "When Slashing Tiger becomes blocked, the ability will trigger just once no matter how many creatures are"
         " blocking it.": "603.2c",
     }

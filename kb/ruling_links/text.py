@@ -74,7 +74,7 @@ def english_terms(text: str) -> list[str]:
 # The CR's renamed terms, folded to today's wording on both sides, so a ruling written in an older term meets
 # the rule in its newer one: "converted mana cost" is "mana value" (CR 202.3, renamed 2021), "comes into play"
 # is "enters" (2009, then "enters the battlefield" shortened to "enters", 2024), "in play" is "on the
-# battlefield", "removed from the game" is "exiled" (2009), and "dies" is the CR's word (Glossary: Dies) for
+# battlefield", "removed from the game" is "exiled" (2009), and "dies" is the CR's word (General — CR 700.4) for
 # "is put into a graveyard from the battlefield", which many rules still spell out.
 _RENAMED = (
     (re.compile(r"\bconverted mana costs?\b"), "mana value"),

@@ -336,7 +336,8 @@ TEMPLATES: tuple[Template, ...] = (
     Template("702.61b", _re(r"\bPlayers still get priority while a card with split second is on the stack\b"
                             r"|\bturn face-down creatures face up while a spell with split second\b"
                             r"|\bSplit second doesn't stop triggered abilities from triggering\b")),
-    Template("506.2", _re(r"\battacking a planeswalker, that planeswalker's controller is the defending player\b")),
+    # "the defending player" an attacking creature's ability means: Declare Attackers Step — CR 508.5
+    Template("508.5", _re(r"\battacking a planeswalker, that planeswalker's controller is the defending player\b")),
     Template("707.10", _re(r"\bthe copy will have the same mode\b")),
     Template("302.6", _re(r"\bdoes not have the \{T\} symbol\b")),
     Template("709.3b", _re(r"\bOn the stack, a split spell that hasn't been fused has only that half's characteristics\b")),
@@ -354,7 +355,7 @@ TEMPLATES: tuple[Template, ...] = (
                            r"|\bconsider only the characteristics of (?:a|the) double-faced card's front face\b")),
     # round 7: "If [the source] leaves the battlefield before its ability resolves, …", Gatherer's template for
     # three rules, told apart by what the ruling says happens: nothing exiled "until" it leaves (the event has
-    # already occurred: Changing Zones "Until", 610.3a activated, 610.3b triggered), the last known information
+    # already occurred: One-Shot Effects — CR 610.3a activated, 610.3b triggered), the last known information
     # used (608.2h), or the ability still doing its work without its source (113.7a)
     Template("610.3a", _re(_LEFT_BEFORE + r"[^.]*" + _NOT_EXILED),
              _re(r"(?s)\A(?!.*\bactivat)|\btrigger|\benters")),  # only a ruling that says the ability is activated
@@ -362,11 +363,11 @@ TEMPLATES: tuple[Template, ...] = (
     Template("608.2h", _re(_LEFT_BEFORE + r"[^.]*\b(?:last (?:enchanted|equipped|existed|controlled|known|on the battlefield)"
                            r"|(?:before|as) it (?:last )?(?:left|existed)|last controller)\b")),
     # the corpus's frequent unlinked wordings of three rules already templated in other words: "can't pay any
-    # alternative costs" (without "other"), "the controller of the planeswalker is the defending player", and a
+    # alternative costs" (without "other"), "the controller of the planeswalker is the defending player" (508.5), and a
     # trigger on an event with many occurrences (603.2c: once per occurrence, however many at once)
     Template("118.9a", _re(r"\bwithout paying (?:its|their) mana costs?,?\W*[^.]{0,40}\bcan't (?:pay|choose to pay) any (?:other )?"
                            r"alternative costs?\b")),
-    Template("506.2", _re(r"\b(?:the )?controller of (?:that|the) planeswalker is the defending player\b")),
+    Template("508.5", _re(r"\b(?:the )?controller of (?:that|the) planeswalker is the defending player\b")),
     Template("603.2c", _re(r"\btrigger\w* (?:just |only )?once\b[^.]{0,40}\bno matter how many\b"
                            r"|\btriggers? (?:once )?for each (?:card|creature)s? (?:drawn|dealt)\b"
                            r"|\beach time\b[^.]{0,80}\bno matter how many\b[^.]{0,60}\bat once\b")),

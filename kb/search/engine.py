@@ -428,6 +428,9 @@ def _read_translated(plan: QueryPlan, translated: list[Reading], names: KeywordN
     Japanese terms (践踏 searches trample and トランプル), and Hangul the English reader took for
     words it could not find is no longer searched or listed as dropped."""
     plan.terms = [t for t in plan.terms if not _HANGUL.search(t.phrase)]
+    if any(r.lang == "zh" and r.only for r in translated):
+        # Sudachi's reading of Chinese as Japanese (狮的, 是法): not words of either language.
+        plan.terms = [t for t in plan.terms if not (t.lang == "ja" and t.origin in ("word", "phrase", "correction"))]
     plan.dropped = [w for w in plan.dropped if not _HANGUL.search(w)]
     plan.unknown = [w for w in plan.unknown if not _HANGUL.search(w)]
     english = [n for r in translated for n in r.names]

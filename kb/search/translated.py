@@ -79,8 +79,10 @@ _FACTS: dict = {}
 
 def _cached(conn, name: str, compute):
     row = next((r for r in conn.execute("pragma database_list") if r[1] == "main"), None)
-    path = row[2] if row and row[2] else f"memory:{id(conn)}"
-    stamp = os.stat(path).st_mtime_ns if os.path.exists(path) else None
+    path = row[2] if row and row[2] else None
+    if path is None or not os.path.exists(path):
+        return compute()  # an in-memory database: an id() may be reused, so nothing is kept
+    stamp = os.stat(path).st_mtime_ns
     key = (path, name)
     found = _FACTS.get(key)
     if found is None or found[0] != stamp:
@@ -109,9 +111,11 @@ def translated_names(conn) -> dict[str, dict[str, set[str]]]:
                 "select lang, key_en, key, match from keyword_translations where lang in ('zh', 'ko')"):
             if not key_en:
                 continue
-            for form in {(match or "").replace("|", "").replace(" ", ""), (key or "").split(" ")[0]}:
-                if len(form) >= MIN_NAME:
-                    out[lang].setdefault(form, set()).add(key_en)
+            # The name as a query's runs read it, whole: never one word of a longer name (攻击 alone is
+            # no "attacking team", 전투 no "battle cry").
+            form = (match or "").replace("|", "").replace(" ", "")
+            if len(form) >= MIN_NAME:
+                out[lang].setdefault(form, set()).add(key_en)
         return out
     return _cached(conn, "translated names", compute)
 
@@ -195,6 +199,7 @@ def readings(conn, query: str) -> list[Reading]:
     han = set(_HAN.findall(query))
     if han and not _KANA.search(query):
         words, phrases, dropped = _read_chinese(_HANGUL.sub(" ", query))
-        only = bool(han - japanese_characters(conn))
+        # Hanja beside Hangul are Korean's: Chinese alone only with no Hangul.
+        only = not out and bool(han - japanese_characters(conn))
         out.append(Reading("zh", words, phrases, _names_in(compact, translated_names(conn)["zh"]), dropped, only))
     return [r for r in out if r.words or r.names]
