@@ -364,3 +364,11 @@ def test_round_7_ideas_find_their_rule(conn, query, alias, number):
     result = answer(conn, query, dense=False)
     assert any(t.origin == "alias" and t.phrase == alias for t in result.plan.terms)
     assert number in numbers(result)[:3], numbers(result)
+
+
+@pytest.mark.parametrize("query, number", [("range of influence", "801"), ("影響範囲", "801"),
+                                           ("APNAP順", "101.4")])
+def test_a_glossary_term_that_points_to_another_stands_for_its_rule(conn, query, number):
+    """'Range of Influence: See Limited Range of Influence.' has no number of its own: typed whole,
+    it is the rule of the term it points to (search_titles, kb.load.search_index._redirect)."""
+    assert numbers(answer(conn, query, dense=False))[0] == number
