@@ -16,7 +16,8 @@ categories ``question en``, ``question ja``, ``slang`` and ``card``; its half
 frozen is the ``part`` each query names (a seeded random draw made before any
 search ran on it). ``--set players2`` reads tests/data/search_eval_players2.toml, 41 more
 questions players asked, gathered in round 5 before that round's tuning, in the same shape;
-``--set players3`` reads tests/data/search_eval_players3.toml, 56 more, gathered in round 6.
+``--set players3`` reads tests/data/search_eval_players3.toml, 56 more, gathered in round 6;
+``--set players4`` reads tests/data/search_eval_players4.toml, 51 more, gathered in round 7.
 ``--set zhko`` reads tests/data/search_eval_zhko.toml: 18 questions in Chinese (round 7; no Korean
 player questions were found in the stored pages).
 
@@ -58,6 +59,7 @@ EVAL = ROOT / "tests" / "data" / "search_eval.toml"
 PLAYERS = ROOT / "tests" / "data" / "search_eval_players.toml"
 PLAYERS2 = ROOT / "tests" / "data" / "search_eval_players2.toml"
 PLAYERS3 = ROOT / "tests" / "data" / "search_eval_players3.toml"
+PLAYERS4 = ROOT / "tests" / "data" / "search_eval_players4.toml"
 ZHKO = ROOT / "tests" / "data" / "search_eval_zhko.toml"
 KEYWORDS = ROOT / "tests" / "data" / "search_queries.toml"
 DEPTH = 10
@@ -139,10 +141,13 @@ class Baseline:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--db", default=None)
-    parser.add_argument("--set", choices=["main", "players", "players2", "players3", "zhko"], default="main",
+    parser.add_argument("--set", choices=["main", "players", "players2", "players3", "players4", "zhko"],
+                        default="main",
                         help="main: search_eval.toml + search_queries.toml; players: search_eval_players.toml;"
                              " players2: search_eval_players2.toml (round 5's held-out set);"
-                             " players3: search_eval_players3.toml (round 6's held-out set)")
+                             " players3: search_eval_players3.toml (round 6's held-out set);"
+                             " players4: search_eval_players4.toml (round 7's held-out set);"
+                             " zhko: search_eval_zhko.toml (round 7's Chinese questions)")
     parser.add_argument("--part", choices=["tuning", "frozen", "all"], default="all")
     parser.add_argument("--misses", action="store_true", help="List the tuning queries kb misses in its top 3.")
     parser.add_argument("--systems", default=None, help="Comma-separated systems (default: all available).")
@@ -154,7 +159,7 @@ def main() -> None:
     path = db_path(args.db)
     conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
     cases = {"players": lambda: load_cases(PLAYERS, None), "players2": lambda: load_cases(PLAYERS2, None),
-             "players3": lambda: load_cases(PLAYERS3, None),
+             "players3": lambda: load_cases(PLAYERS3, None), "players4": lambda: load_cases(PLAYERS4, None),
              "zhko": lambda: load_cases(ZHKO, None),
              "main": load_cases}[args.set]()
     baseline = Baseline(conn)

@@ -265,10 +265,15 @@ def test_losing_at_0_life_or_from_an_empty_library_is_the_state_based_action(con
     assert "704.5" in numbers(result)[:3], numbers(result)
 
 
-def test_who_goes_first_is_not_the_order_of_the_stack(conn):
-    # "goes first" is the starting player as often as the stack: no alias reads it as either.
-    result = answer(conn, "who decides who goes first", dense=False)
-    assert not any(t.origin == "alias" for t in result.plan.terms)
+def test_who_goes_first_is_the_starting_player_only_with_who_or_draw(conn):
+    # "goes first" is the starting player as often as the stack: read as the starting player only
+    # beside who / decide / draw (103.1, 103.8), never alone ("which trigger goes first").
+    for query in ("who goes first in a game of magic", "先攻はドローできる？"):
+        result = answer(conn, query, dense=False)
+        assert any(t.origin == "alias" and t.phrase == "starting player" for t in result.plan.terms), query
+        assert {"103.1", "103.8"} & set(numbers(result)[:3]), (query, numbers(result))
+    result = answer(conn, "which trigger goes first", dense=False)
+    assert not any(t.origin == "alias" and t.phrase == "starting player" for t in result.plan.terms)
 
 
 @pytest.mark.parametrize("query, alias, number", [
@@ -332,3 +337,38 @@ def test_a_paired_alias_is_an_idea_ranked_on_its_own(conn):
     assert "704.5" in numbers(paired)[:3]
     plain = answer(conn, "can you respond to a counterspell", dense=False)
     assert plain.plan.ideas == [] and any(t.origin == "alias" for t in plain.plan.terms)
+
+
+@pytest.mark.parametrize("query", ["can my opponent respond when I play a land", "土地のプレイに対応できる？",
+                                   "does tapping a land for mana go on the stack"])
+def test_responding_to_what_does_not_use_the_stack(conn, query):
+    """Responding to a land play or a mana ability, or asking whether they use the stack, is the
+    rule that they don't (116.2a, 305.1, 605.3b, 701.18a); a trigger is not read so."""
+    result = answer(conn, query, dense=False)
+    assert any(t.origin == "alias" and t.phrase == "doesn't use the stack" for t in result.plan.terms)
+    assert {"116.2", "305.1", "605.3", "701.18"} & set(numbers(result)[:3]), numbers(result)
+    trigger = answer(conn, "can I respond to a triggered ability", dense=False)
+    assert not any(t.phrase == "doesn't use the stack" for t in trigger.plan.terms)
+
+
+@pytest.mark.parametrize("query, alias, number", [
+    ("can I play lands on my opponent's turn", "main phase of their turn when the stack is empty", "305.1"),
+    ("when do state-based actions happen", "whenever a player would get priority", "704.3"),
+    ("状況起因処理のチェックのタイミングは？", "whenever a player would get priority", "704.3"),
+    ("in which order do spells on the stack resolve", "last-added", "405.5"),
+    ("what happens to my cards when I'm eliminated from a multiplayer game", "owned by that player leave the game",
+     "800.4"),
+    ("when does an until end of turn effect end", "this turn effects end", "514.2"),
+])
+def test_round_7_ideas_find_their_rule(conn, query, alias, number):
+    result = answer(conn, query, dense=False)
+    assert any(t.origin == "alias" and t.phrase == alias for t in result.plan.terms)
+    assert number in numbers(result)[:3], numbers(result)
+
+
+@pytest.mark.parametrize("query, number", [("range of influence", "801"), ("影響範囲", "801"),
+                                           ("APNAP順", "101.4")])
+def test_a_glossary_term_that_points_to_another_stands_for_its_rule(conn, query, number):
+    """'Range of Influence: See Limited Range of Influence.' has no number of its own: typed whole,
+    it is the rule of the term it points to (search_titles, kb.load.search_index._redirect)."""
+    assert numbers(answer(conn, query, dense=False))[0] == number

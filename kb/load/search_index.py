@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tomllib
 from pathlib import Path
 
@@ -75,9 +76,43 @@ def _titles(db) -> None:
             " and title is not null and number is not null order by kind = 'glossary', id"):
         words = " ".join(english_stems(english_key(title))) if lang == "en" else search_form(title)
         rows.append({"lang": lang, "words": words, "release": release, "number": number, "kind": kind})
+    # A glossary term that only points to another ("Range of Influence: See Limited Range of
+    # Influence.", 影響範囲: 影響範囲限定参照。) stands for that term's rule.
+    numbers = {(r["lang"], r["release"], t): r["number"] for r, t in zip(rows, _titled(db)) if r["kind"] == "glossary"}
+    for lang, release, title, text in db.execute(
+            "select lang, release, title, text from search_current where kind = 'glossary' and title is not null"
+            " and number is null order by id"):
+        target = _redirect(text or "", lang)
+        number = numbers.get((lang, release, target)) if target else None
+        if number:
+            words = " ".join(english_stems(english_key(title))) if lang == "en" else search_form(title)
+            rows.append({"lang": lang, "words": words, "release": release, "number": number, "kind": "glossary"})
     db["search_titles"].drop(ignore=True)
     db["search_titles"].insert_all(rows, batch_size=2000)
     db["search_titles"].create_index(["lang", "words"])
+
+
+def _titled(db) -> list[str]:
+    """The titles of :func:`_titles`' first rows, in the same order."""
+    return [t for t, in db.execute(
+        "select title from search_current where kind in ('rule', 'glossary') and title is not null"
+        " and number is not null order by kind = 'glossary', id")]
+
+
+_SEE = {"en": re.compile(r"See ([^.]{1,80})\."), "ja": re.compile(r"([^。、]{1,40}?)\s*参照。")}
+
+
+def _redirect(text: str, lang: str) -> str | None:
+    """The term a glossary entry only points to, if that is all it says.
+
+    >>> _redirect("See Limited Range of Influence.", "en"), _redirect("影響範囲限定参照。", "ja")
+    ('Limited Range of Influence', '影響範囲限定')
+    >>> _redirect("A term that meant “put into its owner’s graveyard.” See rule 701.8.", "en") is None
+    True
+    """
+    pattern = _SEE.get(lang)
+    m = pattern.fullmatch(text.strip()) if pattern else None
+    return m.group(1).strip() if m else None
 
 
 RULES_FTS = "search_rules_fts"

@@ -26,6 +26,7 @@ corrected.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import re
 import time
@@ -1101,11 +1102,9 @@ def mark(text: str, plan: QueryPlan, lang: str, *, width: int = 220) -> str:
 
             return highlight(text, keys, width=width, mark=(MARK_START, MARK_END))
         return text if len(text) <= width else text[:width] + "…"
-    words = sorted({w for t in plan.terms if t.lang == "en" for w in english_key(t.phrase).split() if len(w) > 1},
-                   key=len, reverse=True)
-    if not words:
+    pattern = _english_marks(tuple(t.phrase for t in plan.terms if t.lang == "en"))
+    if pattern is None:
         return text if len(text) <= width else text[:width] + "…"
-    pattern = re.compile(r"(?i)\b(" + "|".join(re.escape(w) for w in words) + r")[\w’']*")
     first = pattern.search(text)
     begin = max(0, (first.start() if first else 0) - width // 3)
     if begin:
@@ -1115,8 +1114,23 @@ def mark(text: str, plan: QueryPlan, lang: str, *, width: int = 220) -> str:
     return ("…" if begin else "") + marked + ("…" if begin + width < len(text) else "")
 
 
+@functools.lru_cache(maxsize=256)
+def _english_marks(phrases: tuple[str, ...]) -> re.Pattern | None:
+    """The pattern marking the English words of ``phrases``, longest first; once per query, not
+    once per group shown (its words and its compiled pattern were a tenth of a lexical answer)."""
+    words = sorted({w for p in phrases for w in english_key(p).split() if len(w) > 1}, key=len, reverse=True)
+    if not words:
+        return None
+    return re.compile(r"(?i)\b(" + "|".join(re.escape(w) for w in words) + r")[\w’']*")
+
+
+@functools.lru_cache(maxsize=256)
+def _literal_marks(words: tuple[str, ...]) -> re.Pattern:
+    return re.compile("|".join(re.escape(w) for w in words))
+
+
 def _mark_literal(text: str, words: list[str], width: int) -> str:
-    pattern = re.compile("|".join(re.escape(w) for w in words))
+    pattern = _literal_marks(tuple(words))
     first = pattern.search(text)
     begin = max(0, first.start() - width // 3) if first else 0
     end = min(len(text), begin + width)
