@@ -302,6 +302,7 @@ class Face:
     kind: FaceKind = FaceKind.NORMAL
     target: str | None = None
     additional_costs: tuple[AdditionalCost, ...] = ()
+    loyalty: str | None = None            # a planeswalker's printed loyalty (Planeswalkers — CR 306.5b)
 
     @property
     def mana_value(self) -> int:

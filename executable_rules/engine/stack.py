@@ -30,7 +30,7 @@ from ..oracle import Ability, parse_card
 from .keyword_abilities import abilities_of
 from .effects import Context, choose_targets, legal_targets, run_body, still_legal, target_specs
 from .layers import text
-from .mana import pay_mana
+from .mana import Spending, pay_mana
 from .replacement import condition_holds, enter_battlefield, put_into_graveyard
 from .triggers import ability_of
 
@@ -312,7 +312,8 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
             pay_x = x
             for pay_part in _cost_payers():                       # convoke pays part: Casting Spells — CR 601.2g–h
                 cost, pay_x = pay_part(state, player, card, chosen, cost, pay_x, choose)
-            paid = tuple(pay_mana(state, player, cost, choose, chosen.name, pay_x, spent))
+            paid = tuple(pay_mana(state, player, cost, choose, chosen.name, pay_x, spent,
+                                  spending=Spending("spell", card, from_graveyard)))
         if collected:                                                                 # Collect Evidence — CR 701.59c
             paid += (f"{EVIDENCE} {evidence}",)
         spell = Spell(card, player, chosen, x, without_paying, kicked, tuple(targets), paid, spent=tuple(spent),
@@ -592,7 +593,8 @@ def _pay_costs(state: GameState, player: str, card: int, costs: Tree[Token], cho
                 from ..actions.tap_and_untap import tap_as_cost
                 tap_as_cost(state, player, card, f"activate {name}", detail="{T}: a cost")
             if symbols:
-                pay_mana(state, player, ManaCost.parse("".join(symbols)), choose, name, x)
+                pay_mana(state, player, ManaCost.parse("".join(symbols)), choose, name, x,
+                         spending=Spending("ability", card))
         elif item.data == "cost_sacrifice":
             obj = next((ch for ch in item.children if isinstance(ch, Tree)), None)
             from ..actions.sacrifice import sacrifice, sacrifice_one
