@@ -811,6 +811,8 @@ class ContinuousEffect:
     duration: str = "until end of turn"
     subtypes: tuple[str, ...] = ()     # layer 4: subtypes added ("it becomes a Zombie in addition", Amass — CR 701.47a)
     until_turn_of: str = ""            # "until your next turn": whose next turn ends it
+    player: str = ""                   # a permission's player ("you may cast spells as though they had flash")
+    permission: str = ""               # what it permits: "cast as though flash: <spells described>" (no layer)
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,7 @@ class Spending:
     from_graveyard: bool = False
 
 
+_COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 _TYPE_WORDS = {"creature": "Creature", "artifact": "Artifact", "enchantment": "Enchantment", "instant": "Instant",
                "sorcery": "Sorcery", "planeswalker": "Planeswalker", "land": "Land", "battle": "Battle"}
 
@@ -78,6 +79,8 @@ def _described(state: GameState, card: int, words: list[str], from_graveyard: bo
             ok = ok and not ch.colors
         elif w == "colored":
             ok = ok and bool(ch.colors)
+        elif w in _COLOR_WORDS:                        # "green creature spells"
+            ok = ok and _COLOR_WORDS[w] in ch.colors
         elif w == "multicolored":                      # two or more colours (Colors — CR 105.4)
             ok = ok and len(ch.colors) >= 2
         elif rest[i:i + 2] == ["with", "flashback"]:       # Flashback — CR 702.34a: cast from a graveyard

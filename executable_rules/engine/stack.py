@@ -233,8 +233,10 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
     cast_from_zone_allowed(state, card, chosen, permitted=instead is not None or without_paying or cascade
                            or pay_instead is not None)
     from_graveyard = state.zone_of(card).kind is ZoneKind.GRAVEYARD
-    from ..actions.flash import flash
+    from ..actions.flash import as_though_flash, flash
     instant = "Instant" in chosen.types or flash(c.oracle)                           # Flash — CR 702.8a
+    if not instant and not cascade and (state.stack.cards or state.active != player or "main" not in state.step):
+        instant = as_though_flash(state, player, card) is not None                   # Timing and Priority — CR 117.1a
     if not instant and not cascade and (state.stack.cards or state.active != player or "main" not in state.step):
         raise IllegalChoice(f"cast {chosen.name}", "a noninstant spell is cast only in its controller's main phase "
                             "with an empty stack", Citation("Timing and Priority", "117.1a"))
