@@ -3,8 +3,8 @@
 "Devoid is a characteristic-defining ability. 'Devoid' means 'This object is colorless.' This ability functions
 everywhere, even outside the game" (Devoid — CR 702.114a). The layer code
 (:func:`~executable_rules.engine.layers.characteristics`) makes an object with devoid colourless before the other
-colour effects of layer 5 apply (a characteristic-defining ability applies first: Interaction of Continuous
-Effects — CR 613.3), in every zone: Barrage Tyrant on the stack is a colorless Eldrazi spell, so Eldrazi Temple's
+colour effects of layer 5 apply (a characteristic-defining ability applies first:
+Interaction of Continuous Effects — CR 613.3), in every zone: Barrage Tyrant on the stack is a colorless Eldrazi spell, so Eldrazi Temple's
 restricted mana pays for it (Mana — CR 106.6).
 
 >>> from executable_rules.model import OracleCard

@@ -190,8 +190,8 @@ def tap_mana_options(state: GameState, card_id: int) -> list[tuple[tuple[str, ..
         body = ability.tree.children[-1]
         if isinstance(body, Tree) and any(isinstance(r, Tree) and r.data in _RESTRICTIONS
                                           for r in body.iter_subtrees()):
-            # "Activate only if you control seven or more lands": a mana ability's restriction too (Activating
-            # Activated Abilities — CR 602.5), judged as the engine judges any ability's (an unjudged one stops)
+            # "Activate only if you control seven or more lands": a mana ability's restriction too
+            # (Activating Activated Abilities — CR 602.5), judged as the engine judges any ability's (an unjudged one stops)
             from .stack import _check_restrictions
             try:
                 _check_restrictions(state, card.controller or card.owner, card_id, ability, costs, body, card.display_name)
@@ -288,8 +288,8 @@ def pay_mana(state: GameState, player: str, cost: ManaCost, choose: Chooser, wha
              spent: list[str] | None = None, spending: Spending | None = None) -> list[str]:
     """Pay ``cost`` (with X = ``x``): tap mana sources as needed (601.2g), then pay from the pool (601.2h).
     Return the names of the sources tapped (and add the mana spent to ``spent``); :class:`IllegalChoice` if it
-    can't be paid. Restricted mana is tapped for only when ``spending`` is what it may be spent on (Mana —
-    CR 106.6), and only when all of it is spent at once: what is left of it would stay in the pool restricted,
+    can't be paid. Restricted mana is tapped for only when ``spending`` is what it may be spent on
+    (Mana — CR 106.6), and only when all of it is spent at once: what is left of it would stay in the pool restricted,
     which the model's pool doesn't keep (that stops with :class:`~executable_rules.errors.Unimplemented`)."""
     p = state.player(player)
     unjudged: list[str] = []
