@@ -250,11 +250,11 @@ def _keyword_cost(text: str, keyword: str) -> ManaCost | None:
 
 
 def _face(name: str, mana_cost: str | None, type_line: str, text: str, kind: FaceKind,
-          power: str | None = None, toughness: str | None = None) -> Face:
+          power: str | None = None, toughness: str | None = None, loyalty: str | None = None) -> Face:
     types, subtypes, supertypes, p, t = split_type_line(type_line)
     target, costs = spell_properties(text, types)
     return Face(name, ManaCost.parse(mana_cost) if mana_cost else None, types, subtypes, supertypes,
-                power or p, toughness or t, text, kind, target, costs)
+                power or p, toughness or t, text, kind, target, costs, loyalty or None)
 
 
 def _card(name: str, layout: Layout, faces: tuple[Face, ...], source: str, line: int) -> OracleCard:
@@ -306,7 +306,8 @@ def cards_from_records(records: Iterable[object]) -> tuple[dict[str, OracleCard]
     joined: set[str] = set()
 
     def face_of(r: IngestOracleCard, name: str, kind: FaceKind) -> Face:
-        return _face(name, r.mana_cost, r.type_line or "", r.text or "", kind, r.power, r.toughness)
+        return _face(name, r.mana_cost, r.type_line or "", r.text or "", kind, r.power, r.toughness,
+                     getattr(r, "loyalty", None))
 
     for name, r in oracle.items():
         if name in joined:
@@ -359,7 +360,8 @@ def cards_from_records(records: Iterable[object]) -> tuple[dict[str, OracleCard]
         kinds = {Layout.NORMAL: [FaceKind.NORMAL], Layout.ADVENTURE: [FaceKind.NORMAL, FaceKind.ADVENTURE],
                  Layout.OMEN: [FaceKind.NORMAL, FaceKind.OMEN], Layout.MODAL_DFC: [FaceKind.FRONT, FaceKind.BACK],
                  Layout.SPLIT: [FaceKind.LEFT, FaceKind.RIGHT]}[layout]
-        built = tuple(_face(f.name, f.mana_cost, f.type_line or "", f.text or "", kind, f.power, f.toughness)
+        built = tuple(_face(f.name, f.mana_cost, f.type_line or "", f.text or "", kind, f.power, f.toughness,
+                            getattr(f, "loyalty", None))
                       for f, kind in zip(scripts, kinds))
         full = " // ".join(f.name for f in built) if layout is Layout.SPLIT else built[0].name
         cards[full] = _card(full, layout, built, scripts[0].source, scripts[0].line)
@@ -429,7 +431,7 @@ def card_record(card: OracleCard) -> dict[str, Any]:
         "line": card.line, "color_indicator": sorted(card.color_indicator) if card.color_indicator is not None else None,
         "faces": [{"name": f.name, "mana_cost": str(f.mana_cost) if f.mana_cost else None, "type_line": f.type_line,
                    "text": f.text, "power": f.power, "toughness": f.toughness, "kind": f.kind.name,
-                   "target": f.target} for f in card.faces],
+                   "target": f.target, "loyalty": f.loyalty} for f in card.faces],
     }
 
 
@@ -437,7 +439,8 @@ def card_from_record(record: dict[str, Any]) -> OracleCard:
     """The card :func:`card_record` described; ``ValueError`` for a record that isn't one."""
     try:
         faces = tuple(replace(_face(f["name"], f.get("mana_cost"), f.get("type_line") or "", f.get("text") or "",
-                                    FaceKind[f.get("kind", "NORMAL")], f.get("power"), f.get("toughness")),
+                                    FaceKind[f.get("kind", "NORMAL")], f.get("power"), f.get("toughness"),
+                                    f.get("loyalty")),
                               target=f.get("target"))
                       for f in record["faces"])
         card = _card(record["name"], Layout(record.get("layout", "normal")), faces, record.get("source", ""),

@@ -302,6 +302,7 @@ class Face:
     kind: FaceKind = FaceKind.NORMAL
     target: str | None = None
     additional_costs: tuple[AdditionalCost, ...] = ()
+    loyalty: str | None = None            # a planeswalker's printed loyalty (Planeswalkers — CR 306.5b)
 
     @property
     def mana_value(self) -> int:
@@ -810,6 +811,8 @@ class ContinuousEffect:
     duration: str = "until end of turn"
     subtypes: tuple[str, ...] = ()     # layer 4: subtypes added ("it becomes a Zombie in addition", Amass — CR 701.47a)
     until_turn_of: str = ""            # "until your next turn": whose next turn ends it
+    player: str = ""                   # a permission's player ("you may cast spells as though they had flash")
+    permission: str = ""               # what it permits: "cast as though flash: <spells described>" (no layer)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ False
 
 from __future__ import annotations
 
-from ..model import OracleCard
+from ..errors import Unimplemented
+from ..model import GameState, OracleCard
 
 KEYWORD = "Flash"
 KIND = "keyword ability"
@@ -33,3 +34,34 @@ OUT_OF_REACH = {
 def flash(card: OracleCard) -> bool:
     """Whether the card has flash (Flash — CR 702.8a): it may be cast any time you could cast an instant."""
     return card.parsed.has_keyword(KEYWORD)
+
+
+def as_though_flash(state: GameState, player: str, card: int) -> str | None:
+    """What lets ``player`` cast ``card`` as though it had flash, if anything: a static ability of a permanent they
+    control ("You may cast green creature spells as though they had flash.": Yeva, Nature's Herald; only on the
+    battlefield) or an effect ("Until end of turn, you may cast spells as though they had flash.": Alchemist's
+    Refuge). Which spells is judged from the card's characteristics (Timing and Priority — CR 117.1a); a description
+    the model doesn't judge stops with :class:`~executable_rules.errors.Unimplemented`."""
+    from ..engine.mana import _described
+    from ..engine.selectors import find
+    found: list[tuple[str, str]] = []
+    for permanent in state.permanents(player):
+        if permanent.face_down:
+            continue
+        for ability in permanent.oracle.parsed.abilities:
+            if ability.kind == "static" and ability.static == "cast_as_flash" and ability.tree is not None:
+                node = find(ability.tree, "cast_as_flash")
+                desc = next((str(t) for t in node.children if getattr(t, "type", "") == "FLASH_DESC"), "") if node else ""
+                found.append((permanent.oracle.name, desc))
+    for effect in state.continuous:
+        if effect.player == player and effect.permission.startswith("cast as though flash:"):
+            found.append((effect.source, effect.permission.removeprefix("cast as though flash:")))
+    for source, desc in found:
+        words = [w for w in desc.split() if w]
+        verdict = _described(state, card, words, False) if words else True
+        if verdict is None:
+            raise Unimplemented(f"{source}: which spells 'you may cast {desc.strip()} spells as though they had flash' "
+                                "means")
+        if verdict:
+            return source
+    return None

@@ -1733,6 +1733,18 @@ def for_each(state: GameState, ctx: Context, node: Node, choose: Chooser) -> Non
         run_effect(state, ctx, inner, choose)
 
 
+def flash_permission(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
+    """"Until end of turn, you may cast spells as though they had flash." (Alchemist's Refuge): a permission for the
+    ability's controller, ending in the cleanup step (Cleanup Step — CR 514.2); :mod:`..actions.flash` reads it."""
+    desc = next((str(t) for t in node.children if isinstance(t, Token) and t.type == "FLASH_DESC"), "")
+    effect = ContinuousEffect(ctx.name, "", (), state.stamp(), duration="until end of turn", player=ctx.controller,
+                              permission=f"cast as though flash: {desc.strip()}")
+    state.append(state.continuous, effect)
+    state.emit(EventKind.EFFECT, ctx.controller, names=(ctx.name,),
+               detail=f"until end of turn, {ctx.controller} may cast {desc.strip() + ' ' if desc.strip() else ''}spells "
+                      "as though they had flash", citation=Citation("Timing and Priority", "117.1a"))
+
+
 HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "exile_graveyards": exile_graveyards,
     "deal_damage": deal_damage, "put_counters": put_counters, "gain_life": gain_life, "lose_life": lose_life,
@@ -1746,7 +1758,7 @@ HANDLERS: dict[str, Callable[[GameState, Context, Node, Chooser], None]] = {
     "reveal_hand": reveal_hand, "choose_from_hand": choose_from_hand, "investigate": investigate,
     "add_mana": add_mana, "look_top": look_top, "put_rest": put_rest, "shuffle": shuffle,
     "return_to_battlefield": return_to_battlefield, "return_to_hand": return_to_hand, "may": may, "pay_cost": pay_cost,
-    "put_this_way": put_this_way, "extra_land": extra_land, "reveal_from_among": reveal_from_among,
+    "put_this_way": put_this_way, "flash_permission": flash_permission, "extra_land": extra_land, "reveal_from_among": reveal_from_among,
     "incubate": incubate, "suspect": suspect, "forage": forage, "endure": endure,
     "collect_evidence": collect_evidence, "ring_tempts": ring_tempts, "time_travel": time_travel, "blight": blight,
     "recruit": recruit, "earthbend": earthbend, "airbend": airbend, "harness": harness, "conditional": conditional,

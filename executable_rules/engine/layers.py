@@ -184,6 +184,8 @@ def characteristics(state: GameState, card_id: int, *, statics: bool = True) -> 
             subtypes += tuple(t for t in e.subtypes if t not in subtypes)
     # Layer 5: colour.
     colors = frozenset() if face_down else oracle.colors
+    if not face_down and oracle.parsed.has_keyword("Devoid"):
+        colors = frozenset()     # a characteristic-defining ability, applied first in its layer (Devoid — CR 702.114a)
     for e in effects:
         if e.layer == "5" and e.colors is not None:
             colors = e.colors

@@ -49,6 +49,10 @@ def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: b
         state.mark_kicked(card, kicks)
     for kind, amount in (counters or {}).items():       # "return it … with a -1/-1 counter on it": it enters with it
         state.add_counters(card, kind, amount)
+    printed = c.oracle.main.loyalty if face_down is None else None
+    if printed and printed.isdigit() and "Planeswalker" in c.oracle.main.types:
+        # A planeswalker enters with its printed loyalty in loyalty counters (Planeswalkers — CR 306.5b)
+        state.add_counters(card, "loyalty", int(printed))
     notes = [detail] if detail else []
     if face_down is None:
         copied = _enter_as_copy(state, card, controller, choose)
@@ -237,6 +241,10 @@ def condition_holds(state: GameState, controller: str, condition: str, card: int
     if condition == "an opponent searched their library this turn":                 # Archive Trap
         return any(e.kind is EventKind.SEARCH and e.player is not None and e.player != controller
                    and e.source == state.player(e.player).library.label for e in state.events[state.turn_started:])
+    if card is not None and state.zone_of(card).kind is ZoneKind.BATTLEFIELD:
+        # "Activate only if you control seven or more lands": the conditions a permanent's static abilities use
+        from .conditions import static_condition_holds
+        return static_condition_holds(state, card, condition)
     raise Unimplemented(f"the condition {condition!r}")
 
 

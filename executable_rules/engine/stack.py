@@ -30,7 +30,7 @@ from ..oracle import Ability, parse_card
 from .keyword_abilities import abilities_of
 from .effects import Context, choose_targets, legal_targets, run_body, still_legal, target_specs
 from .layers import text
-from .mana import pay_mana
+from .mana import Spending, pay_mana
 from .replacement import condition_holds, enter_battlefield, put_into_graveyard
 from .triggers import ability_of
 
@@ -233,8 +233,10 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
     cast_from_zone_allowed(state, card, chosen, permitted=instead is not None or without_paying or cascade
                            or pay_instead is not None)
     from_graveyard = state.zone_of(card).kind is ZoneKind.GRAVEYARD
-    from ..actions.flash import flash
+    from ..actions.flash import as_though_flash, flash
     instant = "Instant" in chosen.types or flash(c.oracle)                           # Flash — CR 702.8a
+    if not instant and not cascade and (state.stack.cards or state.active != player or "main" not in state.step):
+        instant = as_though_flash(state, player, card) is not None                   # Timing and Priority — CR 117.1a
     if not instant and not cascade and (state.stack.cards or state.active != player or "main" not in state.step):
         raise IllegalChoice(f"cast {chosen.name}", "a noninstant spell is cast only in its controller's main phase "
                             "with an empty stack", Citation("Timing and Priority", "117.1a"))
@@ -312,7 +314,8 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
             pay_x = x
             for pay_part in _cost_payers():                       # convoke pays part: Casting Spells — CR 601.2g–h
                 cost, pay_x = pay_part(state, player, card, chosen, cost, pay_x, choose)
-            paid = tuple(pay_mana(state, player, cost, choose, chosen.name, pay_x, spent))
+            paid = tuple(pay_mana(state, player, cost, choose, chosen.name, pay_x, spent,
+                                  spending=Spending("spell", card, from_graveyard)))
         if collected:                                                                 # Collect Evidence — CR 701.59c
             paid += (f"{EVIDENCE} {evidence}",)
         spell = Spell(card, player, chosen, x, without_paying, kicked, tuple(targets), paid, spent=tuple(spent),
@@ -592,7 +595,8 @@ def _pay_costs(state: GameState, player: str, card: int, costs: Tree[Token], cho
                 from ..actions.tap_and_untap import tap_as_cost
                 tap_as_cost(state, player, card, f"activate {name}", detail="{T}: a cost")
             if symbols:
-                pay_mana(state, player, ManaCost.parse("".join(symbols)), choose, name, x)
+                pay_mana(state, player, ManaCost.parse("".join(symbols)), choose, name, x,
+                         spending=Spending("ability", card))
         elif item.data == "cost_sacrifice":
             obj = next((ch for ch in item.children if isinstance(ch, Tree)), None)
             from ..actions.sacrifice import sacrifice, sacrifice_one

@@ -200,7 +200,7 @@ _EFFECTS = {
     "gain_keyword", "regenerate", "return_to_battlefield", "return_to_hand", "put_rest", "reveal_top", "transform",
     "fight", "goad", "investigate", "proliferate", "connive", "amass", "adapt", "put_onto_battlefield", "exile_graveyards",
     "fateseal", "clash", "detain", "populate", "monstrosity", "bolster", "support", "learn",
-    "prevent_damage", "gain_control", "copy_spell", "choose_mode", "put_this_way", "extra_land", "reveal_from_among", "may", "conditional", "otherwise", "for_each",
+    "prevent_damage", "gain_control", "copy_spell", "choose_mode", "put_this_way", "extra_land", "reveal_from_among", "flash_permission", "may", "conditional", "otherwise", "for_each",
     "incubate", "suspect", "forage", "endure", "collect_evidence", "ring_tempts", "time_travel", "blight", "recruit",
     "earthbend", "airbend", "harness", "search_instead",
     "cascade",
