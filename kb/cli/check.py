@@ -119,6 +119,7 @@ def check(target, corpus, db, as_json, failures_only, scenarios_dir):
         click.echo(json.dumps({
             "target": target, "numbering": note, "scenarios": len(results),
             "passed": len(results) - len(failed), "failed": len(failed),
+            "passed_with_unread_lines": sum(bool(r.unread) for r in results if r.passed),
             "results": [{**r.as_json(), "citations": [f"{r.scenario.keyword} — CR {n}" for n in r.scenario.rules]}
                         for r in results],
         }, ensure_ascii=False, indent=2))
@@ -130,10 +131,14 @@ def check(target, corpus, db, as_json, failures_only, scenarios_dir):
             click.echo(f"     {s.title}")
             for failure in r.failures:
                 click.echo(f"     ✗ {failure}")
+            if r.passed and r.unread:
+                click.echo(f"     ! passed with lines not read: {'; '.join(r.unread)}")
             if not (failures_only and r.passed):
                 for line in r.trace:
                     click.echo(f"       {line}")
         noun = "scenario" if len(results) == 1 else "scenarios"
-        click.echo(f"{len(results)} {noun} ({note}): {len(results) - len(failed)} passed, {len(failed)} failed")
+        unread = sum(bool(r.unread) for r in results if r.passed)
+        click.echo(f"{len(results)} {noun} ({note}): {len(results) - len(failed)} passed, {len(failed)} failed"
+                   + (f"; {unread} passed with a line of a permanent not read (marked !)" if unread else ""))
     if failed:
         raise SystemExit(1)
