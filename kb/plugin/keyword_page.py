@@ -39,7 +39,7 @@ from kb.coverage import coverage as coverage_report
 from kb.coverage import keyword_coverage
 from kb.database import RuleNotFound, UnknownRelease
 
-from . import links, resolution
+from . import fragments, links, resolution
 from .rule_page import (
     HTML,
     LANGUAGES,
@@ -390,7 +390,7 @@ async def keyword_view(datasette, request):
         if isinstance(entry, dict) else entry
         for lang, entry in data["translations"].items()}
     page["languages"] = LANGUAGES
-    html = await datasette.render_template("kb_keyword.html", page, request=request)
+    html = await fragments.render_page(datasette, "kb_keyword.html", page, request)
     HTML.put(html_key, html)
     return Response.html(html)
 

@@ -36,7 +36,7 @@ from kb.database import RuleNotFound, UnknownRelease, check_release
 from kb.history import fold_history
 from kb.rules import RuleView
 
-from . import links
+from . import fragments, links
 from .bounded import execute_bounded
 
 NUMBER = r"(?P<number>\d(?:\d\d(?:\.\d+[a-z]?)?)?)"
@@ -809,7 +809,7 @@ async def rule_view(datasette, request):
     if html is None:
         page = await page_context(datasette, request, db, data, params["show"],
                                   key=("rule", number, params["release"], params.get("pair")))
-        html = await datasette.render_template("kb_rule.html", page, request=request)
+        html = await fragments.render_page(datasette, "kb_rule.html", page, request)
         HTML.put(html_key, html)
     return Response.html(html)
 
