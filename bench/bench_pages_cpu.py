@@ -85,7 +85,7 @@ def _has(db, table: str) -> bool:
     return db.execute("select 1 from sqlite_master where name = ?", [table]).fetchone() is not None
 
 
-async def run(path: Path, pages: int, profile: str | None, kinds: list[str] | None) -> None:
+async def run(path: Path, pages: int, profile: str | None, kinds: list[str] | None, top: int = 0) -> None:
     from datasette.app import Datasette
 
     from kb.metadata import metadata_for
@@ -114,7 +114,7 @@ async def run(path: Path, pages: int, profile: str | None, kinds: list[str] | No
         if kind not in urls or not urls[kind]:
             continue
         prof = cProfile.Profile() if profile == kind else None
-        cpu, wall = [], []
+        cpu, wall, slowest = [], [], []
         for url in urls[kind]:
             c0, w0 = time.process_time(), time.perf_counter()
             if prof:
@@ -124,10 +124,13 @@ async def run(path: Path, pages: int, profile: str | None, kinds: list[str] | No
                 prof.disable()
             cpu.append((time.process_time() - c0) * 1000)
             wall.append((time.perf_counter() - w0) * 1000)
+            slowest.append((cpu[-1], url))
             if response.status_code != 200:
                 raise SystemExit(f"{url}: HTTP {response.status_code}: {response.text[:300]}")
         print(f"  {kind:<8} CPU p50 {statistics.median(cpu):6.1f} ms  p95 {percentile(cpu, 95):6.1f} ms"
               f"   wall p50 {statistics.median(wall):6.1f} ms  p95 {percentile(wall, 95):6.1f} ms   ({len(cpu)} pages)")
+        if top:
+            print("           slowest: " + ", ".join(f"{u} {c:.0f} ms" for c, u in sorted(slowest, reverse=True)[:top]))
         if prof:
             stats = pstats.Stats(prof)
             stats.sort_stats("cumulative").print_stats(45)
@@ -147,10 +150,11 @@ def main() -> None:
     parser.add_argument("--db", default=None)
     parser.add_argument("--pages", type=int, default=60, help="distinct pages of each kind")
     parser.add_argument("--profile", default=None, help="a page kind to profile with cProfile")
+    parser.add_argument("--top", type=int, default=0, help="print the slowest pages of each kind")
     parser.add_argument("--kinds", default=None, help="comma-separated page kinds (default: all)")
     args = parser.parse_args()
     kinds = args.kinds.split(",") if args.kinds else None
-    asyncio.run(run(db_path(args.db), args.pages, args.profile, kinds))
+    asyncio.run(run(db_path(args.db), args.pages, args.profile, kinds, args.top))
 
 
 if __name__ == "__main__":

@@ -162,28 +162,70 @@ def find_keyword(conn: sqlite3.Connection, name: str, *, suggest: bool = True) -
     raise KeywordNotFound(f"no keyword {name!r} in the rules 701 and 702 of any release{hint}")
 
 
-def read_translations(conn: sqlite3.Connection, tables: set[str], releases: dict, title: str) -> dict:
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def _nocase(text: str | None) -> str:
+    """SQLite's NOCASE: ASCII letters folded, nothing else (``Ａ`` stays).
+
+    >>> _nocase("Double Strike"), _nocase("É")
+    ('double strike', 'É')
+    """
+    return (text or "").translate(_ASCII_LOWER)
+
+
+# Each served file's translated keyword names and glossary entries, by (lang, English name), read once:
+# looked up by ``name_en = ? collate nocase`` they were two scans of each table per keyword page.
+_TRANSLATIONS = PageCache(4)
+
+
+def translation_index(conn: sqlite3.Connection, tables: set[str], path: str | None) -> dict:
+    """``{"names": {(lang, name): (name, release, number)}, "glossary": {(lang, term): (term, definition,
+    release)}}``: the first row of each as the page's queries ordered them (newest release, the rule's
+    name before the glossary's)."""
+    try:
+        stat = os.stat(path) if path else None
+    except OSError:
+        stat = None
+    key = (path, stat.st_mtime_ns, stat.st_size) if stat else None
+    found = _TRANSLATIONS.get(key) if key else None
+    if found is not None:
+        return found
+    names: dict[tuple[str, str], tuple] = {}
+    glossary: dict[tuple[str, str], tuple] = {}
+    if "keyword_translations" in tables:
+        for lang, name_en, name, release, number in conn.execute(
+                "select lang, name_en, name, release, number from keyword_translations"
+                " order by release desc, source = 'rule' desc"):
+            names.setdefault((lang, _nocase(name_en)), (name, release, number))
+    if "glossary_translations" in tables:
+        for lang, term_en, term, definition, release in conn.execute(
+                "select lang, term_en, term, definition, release from glossary_translations"
+                " where definition is not null order by release desc"):
+            glossary.setdefault((lang, _nocase(term_en)), (term, definition, release))
+    found = {"names": names, "glossary": glossary}
+    if key:
+        _TRANSLATIONS.put(key, found)
+    return found
+
+
+def read_translations(conn: sqlite3.Connection, tables: set[str], releases: dict, title: str,
+                      path: str | None = None) -> dict:
     """The keyword's name, rule number and glossary definition in each of :data:`TRANSLATIONS`:
     ``{lang: {...}}``, or ``{lang: None}`` with a note when that language's CR lacks the keyword."""
     out: dict[str, Any] = {}
+    index = translation_index(conn, tables, path)
     for lang in TRANSLATIONS:
         whole = sorted(r for r, c in releases.get(lang, {}).items() if c == "whole")
         if not whole:
             continue  # the database has no such CR: say nothing
         entry = None
-        if "keyword_translations" in tables:
-            row = conn.execute(
-                "select name, release, number from keyword_translations where lang = ? and name_en = ? collate nocase"
-                " order by release desc, source = 'rule' desc limit 1", [lang, title]).fetchone()
-            if row:
-                entry = {"name": row[0], "release": row[1], "number": row[2], "glossary": None}
-        if entry and "glossary_translations" in tables:
-            row = conn.execute(
-                "select term, definition, release from glossary_translations where lang = ?"
-                " and term_en = ? collate nocase and definition is not null order by release desc limit 1",
-                [lang, title]).fetchone()
-            if row:
-                entry["glossary"] = {"term": row[0], "definition": row[1], "release": row[2]}
+        row = index["names"].get((lang, _nocase(title)))
+        if row:
+            entry = {"name": row[0], "release": row[1], "number": row[2], "glossary": None}
+            term = index["glossary"].get((lang, _nocase(title)))
+            if term:
+                entry["glossary"] = {"term": term[0], "definition": term[1], "release": term[2]}
         if entry:
             out[lang] = entry
         else:
@@ -272,7 +314,7 @@ def read_keyword(conn: sqlite3.Connection, path: str | None, name: str,
                          and r["en"]["number"] == number), None)} if ja_release else None},
         "is_current": release == newest_en,
         "numbers": numbers, "glossary": glossary, "wiki": wiki, "rule": rule,
-        "translations": read_translations(conn, tables, releases, title),
+        "translations": read_translations(conn, tables, releases, title, path),
         "rulings": rule["rulings"], "card_rulings": rule["card_rulings"], "cards": rule["cards"],
         "card_count": rule.get("card_count"),
         "scenarios": list(scenarios.values()), "form": form, "missing": rule["missing"],
