@@ -89,7 +89,8 @@ async def test_scenario_page_shows_each_step(ds):
     assert after["stack"].startswith("Shock")
 
 
-@pytest.mark.parametrize("scenario_id", ["discover-701.57a-cast-first-fit", "search-701.23b-splinter-howling-mine"])
+@pytest.mark.parametrize("scenario_id", ["discover-701.57a-cast-first-fit", "search-701.23b-splinter-howling-mine",
+                                         "renown-702.112a-xmage-rhox-maulers"])   # 18,205 chips, 9 distinct
 async def test_the_board_drawn_synchronously_is_what_datasette_draws(ds, scenario_id):
     from kb.plugin.fragments import environment, render_resolution
 
