@@ -23,6 +23,12 @@ board view (a scripted resolution, every step's board drawn), ≤ 250 ms for a
 resolution explored over every choice. As perft prints a count per move, the explored scenarios'
 outcome counts under each first choice are printed, so a wrong count can be
 found.
+
+Each line also gives the server's CPU milliseconds per request (its process's user + system time
+from /proc over the requests of that line): on a shared machine the wall time is mostly waiting
+for a core, the CPU time is what the pages cost. The server runs with ``KB_EMBEDDER=none`` unless
+``--dense``: otherwise ``kb serve`` embeds the rule texts its vector cache lacks in a background
+thread (4,600 texts on a fresh cache, about 8 minutes of one core) while it is measured.
 """
 
 from __future__ import annotations
@@ -124,6 +130,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=25, help="requests per client for repeated pages")
     parser.add_argument("--pages", type=int, default=150, help="distinct rule pages visited once")
+    parser.add_argument("--dense", action="store_true",
+                        help="leave dense search on: `kb serve` then embeds, in a background thread, the rule texts"
+                             " the vector cache lacks (a core busy for minutes, in every figure)")
     parser.add_argument("--boards", type=int, default=0, help="scripted scenarios visited once (default: all)")
     args = parser.parse_args()
     path = db_path(args.db)
@@ -157,12 +166,13 @@ def main() -> None:
     others = addresses(path, 40)
 
     global SERVER_PID
-    with serving(path) as server:
+    env = None if args.dense else {**os.environ, "KB_EMBEDDER": "none"}
+    with serving(path, env=env) as server:
         base, SERVER_PID = server.base, server.pid
         name = path.stem
         n = args.clients * args.rounds
         print(f"{path} · release {release} · {args.clients} concurrent clients · datasette serve --immutable"
-              f" · load {os.getloadavg()[0]:.1f}\n")
+              f" · load {os.getloadavg()[0]:.1f}" + ("" if args.dense else " · KB_EMBEDDER=none (lexical search)") + "\n")
         warm = ["/-/versions.json", f"/{name}/rules?number=701.57&release={release}", "/-/rules/701.57",
                 "/-/keywords/discover", f"/-/scenarios/{explored[0]}"]
         measure(base, warm * 2, 1)  # first requests: imports, card pool, templates
