@@ -23,12 +23,19 @@ board view (a scripted resolution, every step's board drawn), ≤ 250 ms for a
 resolution explored over every choice. As perft prints a count per move, the explored scenarios'
 outcome counts under each first choice are printed, so a wrong count can be
 found.
+
+Each line also gives the server's CPU milliseconds per request (its process's user + system time
+from /proc over the requests of that line): on a shared machine the wall time is mostly waiting
+for a core, the CPU time is what the pages cost. The server runs with ``KB_EMBEDDER=none`` unless
+``--dense``: otherwise ``kb serve`` embeds the rule texts its vector cache lacks in a background
+thread (4,600 texts on a fresh cache, about 8 minutes of one core) while it is measured.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import random
 import statistics
 import sys
@@ -43,7 +50,7 @@ sys.path.insert(0, str(ROOT))
 import httpx  # noqa: E402
 
 from kb.database import db_path, newest_release, open_db  # noqa: E402
-from kb.serve import running_server  # noqa: E402
+from kb.serve import serving  # noqa: E402
 
 PAGE_TARGET_MS = 50
 BOARD_TARGET_MS = 100
@@ -56,8 +63,28 @@ def percentile(values, p):
     return values[k]
 
 
+SERVER_PID: int | None = None
+LAST_CPU: list[float] = []
+
+
+def server_cpu() -> float:
+    """The server process's CPU seconds so far (user + system, every thread), from /proc."""
+    import os
+
+    if SERVER_PID is None:
+        return 0.0
+    try:
+        with open(f"/proc/{SERVER_PID}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def measure(base: str, urls: list[str], clients: int) -> list[float]:
-    """Fetch every URL once, spread over ``clients`` threads; the latency of each in ms."""
+    """Fetch every URL once, spread over ``clients`` threads; the latency of each in ms (and the
+    server's CPU ms per request in ``LAST_CPU``: on a shared machine, what the wall time is made of)."""
+    cpu0 = server_cpu()
     times: list[float] = []
     errors: list[str] = []
     lock = threading.Lock()
@@ -86,13 +113,15 @@ def measure(base: str, urls: list[str], clients: int) -> list[float]:
         t.join()
     if errors:
         raise SystemExit("\n".join(errors))
+    LAST_CPU[:] = [(server_cpu() - cpu0) * 1000 / max(1, len(urls))]
     return times
 
 
 def report(label: str, times: list[float], target: float | None = None) -> None:
     p95 = percentile(times, 95)
     verdict = "" if target is None else (f"  ok (p95 < {target:g} ms)" if p95 < target else f"  OVER {target:g} ms")
-    print(f"{label:<52} p50 {statistics.median(times):7.1f} ms   p95 {p95:7.1f} ms   ({len(times)} requests){verdict}")
+    cpu = f"   server CPU {LAST_CPU[0]:5.1f} ms/req" if LAST_CPU else ""
+    print(f"{label:<52} p50 {statistics.median(times):7.1f} ms   p95 {p95:7.1f} ms{cpu}   ({len(times)} requests){verdict}")
 
 
 def main() -> None:
@@ -101,6 +130,10 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=25, help="requests per client for repeated pages")
     parser.add_argument("--pages", type=int, default=150, help="distinct rule pages visited once")
+    parser.add_argument("--dense", action="store_true",
+                        help="leave dense search on: `kb serve` then embeds, in a background thread, the rule texts"
+                             " the vector cache lacks (a core busy for minutes, in every figure)")
+    parser.add_argument("--boards", type=int, default=0, help="scripted scenarios visited once (default: all)")
     args = parser.parse_args()
     path = db_path(args.db)
     db = open_db(path)
@@ -125,11 +158,21 @@ def main() -> None:
         raise SystemExit(lib.error)
     explored = sorted(s.id for s in lib.scenarios.values() if s.explore)
     scripted = sorted(s.id for s in lib.scenarios.values() if not s.explore)
+    if args.boards:
+        random.Random(0).shuffle(scripted)
+        scripted = scripted[: args.boards]
+    from bench_pages_cpu import addresses
 
-    with running_server(path) as base:
+    others = addresses(path, 40)
+
+    global SERVER_PID
+    env = None if args.dense else {**os.environ, "KB_EMBEDDER": "none"}
+    with serving(path, env=env) as server:
+        base, SERVER_PID = server.base, server.pid
         name = path.stem
         n = args.clients * args.rounds
-        print(f"{path} · release {release} · {args.clients} concurrent clients · datasette serve --immutable\n")
+        print(f"{path} · release {release} · {args.clients} concurrent clients · datasette serve --immutable"
+              f" · load {os.getloadavg()[0]:.1f}" + ("" if args.dense else " · KB_EMBEDDER=none (lexical search)") + "\n")
         warm = ["/-/versions.json", f"/{name}/rules?number=701.57&release={release}", "/-/rules/701.57",
                 "/-/keywords/discover", f"/-/scenarios/{explored[0]}"]
         measure(base, warm * 2, 1)  # first requests: imports, card pool, templates
@@ -148,6 +191,8 @@ def main() -> None:
             base, [f"/-/keywords/{quote('発見')}"] * n, args.clients), PAGE_TARGET_MS)
         report("home page (/)", measure(base, ["/"] * n, args.clients), PAGE_TARGET_MS)
         report("baseline: Datasette's own index (/.json)", measure(base, ["/.json"] * n, args.clients))
+        for kind in ("search", "diff", "cards"):
+            report(f"{kind} page, first visit ({len(others[kind])} pages)", measure(base, others[kind], args.clients))
         print()
         report(f"board view: scripted resolution ({len(scripted)} scenarios)", measure(
             base, [f"/-/scenarios/{s}" for s in scripted], args.clients), BOARD_TARGET_MS)
@@ -158,6 +203,7 @@ def main() -> None:
                                                 "opponent": "Grizzly Bears\nGoring Ceratops"})
         report("form: discover 3 over every choice", measure(base, [form] * n, args.clients), EXPLORE_TARGET_MS)
 
+        print(f"(load {os.getloadavg()[0]:.1f} at the end)")
         print("\nOutcomes under each first choice (explored scenarios):")
         with httpx.Client(base_url=base, timeout=30) as http:
             for sid in explored:

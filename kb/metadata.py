@@ -305,6 +305,7 @@ TABLES.update({
         "description": "The rule numbers a scenario illustrates, in every release, resolved by keyword title.",
         "facets": ["release", "lang"],
     },
+    "scenario_engine": {"title": "Scenario engine", "description": "A digest of the executable rules (every file of executable_rules/) that played the scenarios' results: a server running the same engine shows a scripted scenario's verdict from the scenarios table instead of playing it again."},
     "scenario_examples": {"title": "Scenarios × CR examples", "description": "The CR Example: paragraph a scenario runs, in each release that has it."},
     "scenario_cards": {"title": "Scenarios × cards", "description": "Cards a scenario uses."},
     "scenario_rulings": {"title": "Scenarios × wiki rulings", "description": "The wiki ruling a scenario runs (by page and exact text)."},

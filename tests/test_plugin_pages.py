@@ -376,3 +376,34 @@ async def test_pages_work_without_the_other_tables(cr_only_ds):
     assert keyword["title"] == "Discover" and keyword["wiki"] is None
     for path in ("/", "/-/keywords", "/-/keywords/discover", "/-/search?q=discover", "/bilingual/rules"):
         assert (await cr_only_ds.client.get(path)).status_code == 200, path
+
+
+# --- pages drawn synchronously (kb.plugin.fragments.render_page) -------------------------------
+
+@pytest.mark.parametrize("path", ["/-/rules/701.57", "/-/rules/702.19?show=ja", "/-/rules/702",
+                                  "/-/rules/613", "/-/keywords/discover", "/-/keywords/%E7%99%BA%E8%A6%8B?show=en"])
+async def test_pages_drawn_synchronously_are_the_pages_datasette_draws(ds, path, monkeypatch):
+    from kb.plugin import fragments, keyword_page, rule_page
+
+    fast = await ds.client.get(path)
+    assert fast.status_code == 200
+    calls = []
+
+    async def datasette_draws(datasette, template_name, context, request):
+        calls.append(template_name)
+        return await datasette.render_template(template_name, context, request=request)
+
+    monkeypatch.setattr(fragments, "render_page", datasette_draws)
+    fresh = rule_page.HtmlCache()   # drawn again, not read from memory
+    monkeypatch.setattr(rule_page, "HTML", fresh)
+    monkeypatch.setattr(keyword_page, "HTML", fresh)
+    slow = await ds.client.get(path)
+    assert calls, "the page must be drawn through fragments.render_page"
+    assert fast.text == slow.text
+
+
+def test_a_page_whose_blocks_cannot_be_told_apart_is_refused(ds):
+    from kb.plugin import fragments
+
+    with pytest.raises(ValueError, match="parts drawn"):
+        fragments.page_blocks(ds, "kb_error.html", {"title": "x", "message": "a\x00b", "status": 400})

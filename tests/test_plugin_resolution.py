@@ -89,7 +89,8 @@ async def test_scenario_page_shows_each_step(ds):
     assert after["stack"].startswith("Shock")
 
 
-@pytest.mark.parametrize("scenario_id", ["discover-701.57a-cast-first-fit", "search-701.23b-splinter-howling-mine"])
+@pytest.mark.parametrize("scenario_id", ["discover-701.57a-cast-first-fit", "search-701.23b-splinter-howling-mine",
+                                         "renown-702.112a-xmage-rhox-maulers"])   # 18,205 chips, 9 distinct
 async def test_the_board_drawn_synchronously_is_what_datasette_draws(ds, scenario_id):
     from kb.plugin.fragments import environment, render_resolution
 
@@ -378,3 +379,38 @@ async def test_scenario_page_shows_the_example_in_other_languages(ds):
     html = soup(await ds.client.get("/-/scenarios/search-701.23b-splinter-howling-mine"))
     quotes = {q["lang"]: q.get_text() for q in html.select("blockquote.kb-example-translation")}
     assert "ja" in quotes and "例" in quotes["ja"] and "アーティファクト" in quotes["ja"]
+
+
+async def test_a_scripted_verdict_from_the_build_is_the_verdict_this_server_plays(ds):
+    """The board view takes a scripted scenario's verdict from the build when the database says the same
+    engine played it (``scenario_engine``): playing each of them here gives the same verdict."""
+    from executable_rules import scenarios as sc
+
+    await ds.invoke_startup()
+    resolution.configure(ds)
+    lib = resolution.library()
+    assert lib.error is None
+    assert lib.verdicts, "a database built by this engine gives its scripted verdicts"
+    assert all(not lib.scenarios[sid].explore for sid in lib.verdicts)
+    for sid, (passed, failures, count) in lib.verdicts.items():
+        played = sc.run_scenario(lib.scenarios[sid], lib.pool, max_outcomes=resolution.SCENARIO_OUTCOMES,
+                                 max_seconds=resolution.SCENARIO_SECONDS)
+        assert (played.passed, played.failures, played.outcomes) == (passed, failures, count), sid
+
+
+def test_a_database_from_another_engine_has_its_scenarios_played(tmp_path):
+    import sqlite3
+
+    from kb.load.scenario_cache import engine_version
+
+    conn = sqlite3.connect(tmp_path / "small.db")
+    conn.execute("create table scenarios (id text, explore integer, passed integer, failures text, outcome_count integer)")
+    conn.executemany("insert into scenarios values (?, ?, ?, ?, ?)",
+                     [("a", 0, 1, "[]", 1), ("b", 0, 0, '["expected x"]', 1), ("c", 1, 1, "[]", 4)])
+    assert resolution.built_verdicts(conn) == {}, "no scenario_engine table: an older build"
+    conn.execute("create table scenario_engine (version text)")
+    conn.execute("insert into scenario_engine values (?)", [engine_version()])
+    assert resolution.built_verdicts(conn) == {"a": (True, [], 1), "b": (False, ["expected x"], 1)}
+    conn.execute("update scenario_engine set version = 'another engine'")
+    assert resolution.built_verdicts(conn) == {}
+    conn.close()

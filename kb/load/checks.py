@@ -47,6 +47,9 @@ from ..build import BuildContext, insert_rows
 from ..history import word_similarity
 
 CHECK_TABLES: dict[str, dict] = {
+    # The engine the scenarios' results were played with (kb.load.scenario_cache.engine_version): a server
+    # running the same engine shows a scripted scenario's stored verdict instead of playing it twice.
+    "scenario_engine": dict(columns={"version": str}, pk="version"),
     "checks": dict(
         columns={
             "keyword": str, "kind": str, "module": str, "function": str, "summary": str, "name_ja": str,
@@ -364,6 +367,9 @@ def load_checks(ctx: BuildContext) -> None:
             columns = list(rows[0])
             insert_rows(db, table, columns, ([row[c] for c in columns] for row in rows), ignore=True)
     db["scenarios"].insert_all(scenario_rows, batch_size=200)
+    from .scenario_cache import engine_version
+    db.execute("delete from scenario_engine")
+    db.execute("insert into scenario_engine (version) values (?)", [engine_version()])
     db["scenario_cards"].insert_all(card_rows, batch_size=1000, ignore=True)
     _link_examples(db, scenarios, releases)
     _link_cards(db)

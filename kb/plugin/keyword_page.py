@@ -39,7 +39,7 @@ from kb.coverage import coverage as coverage_report
 from kb.coverage import keyword_coverage
 from kb.database import RuleNotFound, UnknownRelease
 
-from . import links, resolution
+from . import fragments, links, resolution
 from .rule_page import (
     HTML,
     LANGUAGES,
@@ -162,28 +162,70 @@ def find_keyword(conn: sqlite3.Connection, name: str, *, suggest: bool = True) -
     raise KeywordNotFound(f"no keyword {name!r} in the rules 701 and 702 of any release{hint}")
 
 
-def read_translations(conn: sqlite3.Connection, tables: set[str], releases: dict, title: str) -> dict:
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def _nocase(text: str | None) -> str:
+    """SQLite's NOCASE: ASCII letters folded, nothing else (``Ａ`` stays).
+
+    >>> _nocase("Double Strike"), _nocase("É")
+    ('double strike', 'É')
+    """
+    return (text or "").translate(_ASCII_LOWER)
+
+
+# Each served file's translated keyword names and glossary entries, by (lang, English name), read once:
+# looked up by ``name_en = ? collate nocase`` they were two scans of each table per keyword page.
+_TRANSLATIONS = PageCache(4)
+
+
+def translation_index(conn: sqlite3.Connection, tables: set[str], path: str | None) -> dict:
+    """``{"names": {(lang, name): (name, release, number)}, "glossary": {(lang, term): (term, definition,
+    release)}}``: the first row of each as the page's queries ordered them (newest release, the rule's
+    name before the glossary's)."""
+    try:
+        stat = os.stat(path) if path else None
+    except OSError:
+        stat = None
+    key = (path, stat.st_mtime_ns, stat.st_size) if stat else None
+    found = _TRANSLATIONS.get(key) if key else None
+    if found is not None:
+        return found
+    names: dict[tuple[str, str], tuple] = {}
+    glossary: dict[tuple[str, str], tuple] = {}
+    if "keyword_translations" in tables:
+        for lang, name_en, name, release, number in conn.execute(
+                "select lang, name_en, name, release, number from keyword_translations"
+                " order by release desc, source = 'rule' desc"):
+            names.setdefault((lang, _nocase(name_en)), (name, release, number))
+    if "glossary_translations" in tables:
+        for lang, term_en, term, definition, release in conn.execute(
+                "select lang, term_en, term, definition, release from glossary_translations"
+                " where definition is not null order by release desc"):
+            glossary.setdefault((lang, _nocase(term_en)), (term, definition, release))
+    found = {"names": names, "glossary": glossary}
+    if key:
+        _TRANSLATIONS.put(key, found)
+    return found
+
+
+def read_translations(conn: sqlite3.Connection, tables: set[str], releases: dict, title: str,
+                      path: str | None = None) -> dict:
     """The keyword's name, rule number and glossary definition in each of :data:`TRANSLATIONS`:
     ``{lang: {...}}``, or ``{lang: None}`` with a note when that language's CR lacks the keyword."""
     out: dict[str, Any] = {}
+    index = translation_index(conn, tables, path)
     for lang in TRANSLATIONS:
         whole = sorted(r for r, c in releases.get(lang, {}).items() if c == "whole")
         if not whole:
             continue  # the database has no such CR: say nothing
         entry = None
-        if "keyword_translations" in tables:
-            row = conn.execute(
-                "select name, release, number from keyword_translations where lang = ? and name_en = ? collate nocase"
-                " order by release desc, source = 'rule' desc limit 1", [lang, title]).fetchone()
-            if row:
-                entry = {"name": row[0], "release": row[1], "number": row[2], "glossary": None}
-        if entry and "glossary_translations" in tables:
-            row = conn.execute(
-                "select term, definition, release from glossary_translations where lang = ?"
-                " and term_en = ? collate nocase and definition is not null order by release desc limit 1",
-                [lang, title]).fetchone()
-            if row:
-                entry["glossary"] = {"term": row[0], "definition": row[1], "release": row[2]}
+        row = index["names"].get((lang, _nocase(title)))
+        if row:
+            entry = {"name": row[0], "release": row[1], "number": row[2], "glossary": None}
+            term = index["glossary"].get((lang, _nocase(title)))
+            if term:
+                entry["glossary"] = {"term": term[0], "definition": term[1], "release": term[2]}
         if entry:
             out[lang] = entry
         else:
@@ -272,7 +314,7 @@ def read_keyword(conn: sqlite3.Connection, path: str | None, name: str,
                          and r["en"]["number"] == number), None)} if ja_release else None},
         "is_current": release == newest_en,
         "numbers": numbers, "glossary": glossary, "wiki": wiki, "rule": rule,
-        "translations": read_translations(conn, tables, releases, title),
+        "translations": read_translations(conn, tables, releases, title, path),
         "rulings": rule["rulings"], "card_rulings": rule["card_rulings"], "cards": rule["cards"],
         "card_count": rule.get("card_count"),
         "scenarios": list(scenarios.values()), "form": form, "missing": rule["missing"],
@@ -283,6 +325,7 @@ def read_keyword(conn: sqlite3.Connection, path: str | None, name: str,
 # The coverage of every keyword of a served (immutable) file, worked out once (50-100 ms) and kept:
 # one keyword's alone is 15-30 ms, each time a keyword page is first read.
 _COVERAGE = PageCache(4)
+_COVERAGE_DICTS = PageCache(1024)
 
 
 def coverage_of(conn: sqlite3.Connection, path: str | None, title: str) -> dict | None:
@@ -294,24 +337,39 @@ def coverage_of(conn: sqlite3.Connection, path: str | None, title: str) -> dict 
     if stat is None:
         return keyword_coverage(conn, title)
     key = (path, stat.st_mtime_ns, stat.st_size)
+    kept = _COVERAGE_DICTS.get((*key, title))
+    if kept is not None:
+        return kept[0]
     report = _COVERAGE.get(key)
     if report is None:
         report = coverage_report(conn)
         _COVERAGE.put(key, report)
     found = report.find(title)
-    return found.as_dict() if found else None
+    # as_dict is a deep copy of dataclasses (7 ms for Manifest's): once per keyword. Callers don't change it.
+    out = found.as_dict() if found else None
+    _COVERAGE_DICTS.put((*key, title), (out,))
+    return out
 
 
 async def warm(datasette) -> None:
-    """Work the coverage report out before the first keyword page asks for it (a server's startup)."""
+    """Work the coverage report out, and each keyword's part of it, before the first keyword page asks
+    for it (a server's startup)."""
     try:
         db = datasette.get_database()
     except KeyError:
         return
     if db.is_mutable or not db.path:
         return
+    def fill(conn):
+        # The report, then each keyword's part of it as the page reads it (a deep copy, 1-7 ms each).
+        coverage_of(conn, db.path, "")
+        stat = os.stat(db.path)
+        report = _COVERAGE.get((db.path, stat.st_mtime_ns, stat.st_size))
+        for keyword in (report.keywords if report is not None else []):
+            coverage_of(conn, db.path, keyword.title)
+
     try:
-        await db.execute_fn(lambda conn: coverage_of(conn, db.path, ""))
+        await db.execute_fn(fill)
     except Exception as e:  # noqa: BLE001 - a database without the tables: the pages say so themselves
         import logging
 
@@ -390,7 +448,7 @@ async def keyword_view(datasette, request):
         if isinstance(entry, dict) else entry
         for lang, entry in data["translations"].items()}
     page["languages"] = LANGUAGES
-    html = await datasette.render_template("kb_keyword.html", page, request=request)
+    html = await fragments.render_page(datasette, "kb_keyword.html", page, request)
     HTML.put(html_key, html)
     return Response.html(html)
 

@@ -27,6 +27,13 @@ the served database (``scenario_files``, ``engine_cards``; other cards from
 ``cards``), read once per process: ``kb serve`` needs the database file and
 nothing else. What the database holds is data — TOML scenarios, Oracle text —
 read by the same loaders as the files; nothing from it is executed as code.
+
+A scripted scenario's verdict (passed, failures) is the build's (``scenarios``) when the database
+says it was played by the same engine as this server's (``scenario_engine``: every file of
+``executable_rules/``, :func:`kb.load.scenario_cache.engine_version`): the engine is deterministic,
+so playing it again for the verdict gave the same answer and cost half of a board view's first
+visit. The traced run that draws the board is always this server's. Explored scenarios, and every
+scenario of a database from another engine, are played for their verdict as before.
 """
 
 from __future__ import annotations
@@ -89,6 +96,8 @@ class Library:
     pool: Any = None
     scenarios: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
+    #: ``{id: (passed, failures, outcome_count)}`` of scripted scenarios, from the build (same engine only).
+    verdicts: dict[str, tuple[bool, list[str], int]] = field(default_factory=dict)
 
 
 _library: Library | None = None
@@ -193,12 +202,31 @@ def library() -> Library:
                 with _connect(path) as conn:
                     records = [json.loads(r[0]) for r in conn.execute("select record from engine_cards")]
                     files = [(p, t) for p, t in conn.execute("select path, text from scenario_files order by path")]
+                    verdicts = built_verdicts(conn)
                 pool = pool_from_records(records, _row_lookup(path))
                 scenarios = {s.id: s for s in load_scenarios(pool=pool, files=files)}
-                _library = Library(pool, scenarios)
+                _library = Library(pool, scenarios, verdicts=verdicts)
             except Exception as e:  # an old database, a bad scenario file: the pages say so instead of failing
                 _library = Library(error=f"the executable rules could not be loaded: {e}")
     return _library
+
+
+def built_verdicts(conn) -> dict[str, tuple[bool, list[str], int]]:
+    """The build's verdicts of the scripted scenarios when it played them with this server's engine, else {}."""
+    tables = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
+    if not {"scenario_engine", "scenarios"} <= tables:
+        return {}
+    row = conn.execute("select version from scenario_engine").fetchone()
+    try:
+        from kb.load.scenario_cache import engine_version
+
+        same = row is not None and row[0] == engine_version()
+    except Exception:  # noqa: BLE001 - no project tree to digest (an installed copy): play every scenario
+        same = False
+    if not same:
+        return {}
+    return {sid: (bool(passed), json.loads(failures or "[]"), count) for sid, passed, failures, count in conn.execute(
+        "select id, passed, failures, outcome_count from scenarios where explore = 0")}
 
 
 def executable_rules_available() -> bool:
@@ -553,7 +581,12 @@ def resolve_scenario(scenario_id: str) -> dict:
 
     lib = library()
     scenario = lib.scenarios[scenario_id]
-    verdict = sc.run_scenario(scenario, lib.pool, max_outcomes=SCENARIO_OUTCOMES, max_seconds=SCENARIO_SECONDS)
+    built = None if scenario.explore else lib.verdicts.get(scenario_id)
+    if built is not None:
+        passed, failures, outcome_count = built
+    else:
+        verdict = sc.run_scenario(scenario, lib.pool, max_outcomes=SCENARIO_OUTCOMES, max_seconds=SCENARIO_SECONDS)
+        passed, failures, outcome_count = verdict.passed, verdict.failures, verdict.outcomes
     setup = sc.ScenarioSetup(scenario, lib.pool)
     steps = sc.scenario_steps(sc.ScenarioRun(setup))
     try:
@@ -571,7 +604,7 @@ def resolve_scenario(scenario_id: str) -> dict:
                   "error": {"kind": "did not run", "message": f"{type(e).__name__}: {e}", "rule": None}}
     return {
         "ok": True, **scenario_summary(scenario), "decisions": list(scenario.decisions),
-        "passed": verdict.passed, "failures": verdict.failures, "outcome_count": verdict.outcomes,
+        "passed": passed, "failures": list(failures), "outcome_count": outcome_count,
         "expects_error": bool(scenario.expect.get("error")), **traced,
     }
 

@@ -36,7 +36,7 @@ from kb.database import RuleNotFound, UnknownRelease, check_release
 from kb.history import fold_history
 from kb.rules import RuleView
 
-from . import links
+from . import fragments, links
 from .bounded import execute_bounded
 
 NUMBER = r"(?P<number>\d(?:\d\d(?:\.\d+[a-z]?)?)?)"
@@ -402,8 +402,10 @@ def _newest_numbers(conn, lang: str, release: str, numbers: list[str], tables: s
         f"select newest_number from lineages where lineage_id in ({marks}) and newest_number is not null", ids)]
 
 
-def keyword_material(conn, titles: list[str], tables: set[str], card_index: links.CardIndex) -> dict:
-    """Wiki rulings, card rulings and cards of the keywords titled ``titles`` (English titles)."""
+def keyword_material(conn, titles: list[str], tables: set[str], card_index: links.CardIndex,
+                     card_rulings_wanted: int = MAX_LIST * 4) -> dict:
+    """Wiki rulings, card rulings and cards of the keywords titled ``titles`` (English titles); from the
+    precomputed ``keyword_card_rulings``, the first ``card_rulings_wanted`` card rulings."""
     out: dict[str, list] = {"rulings": [], "card_rulings": [], "cards": []}
     if not titles:
         return out
@@ -442,7 +444,7 @@ def keyword_material(conn, titles: list[str], tables: set[str], card_index: link
             f" (select distinct card_ruling_id, card, date from keyword_card_rulings where keyword in ({marks})"
             f"  order by card, date, card_ruling_id limit ?) k"
             f" join card_rulings c on c.id = k.card_ruling_id order by k.card, k.date, k.card_ruling_id",
-            [*titles, MAX_LIST * 4]).fetchall()
+            [*titles, card_rulings_wanted]).fetchall()
         out["card_rulings"] = [{"id": i, "card_id": c, "card": name, "date": d, "text": t}
                                for i, c, name, d, t in rows]
     elif "card_rulings" in tables:
@@ -666,8 +668,10 @@ def read_rule(conn: sqlite3.Connection, path: str | None, number: str, release: 
                              if v.kind == "numbered" and v.parent in ("701", "702") and (v.title_en or v.title)})
     if len(keyword_titles) > MAX_KEYWORDS:
         keyword_titles = []
-    material = keyword_material(conn, keyword_titles, tables, index)
     linked, linked_cards = _linked_rulings(conn, lang, release, numbers, tables)
+    # The page keeps MAX_LIST card rulings, the linked ones first: the keyword's first MAX_LIST + as many
+    # as were linked are enough (those linked too are left out below). Flying has 900, Cast 9,000.
+    material = keyword_material(conn, keyword_titles, tables, index, MAX_LIST + len(linked_cards))
     seen = {r["id"] for r in linked}
     rulings = linked + [{**r, "how": "its page's keyword"} for r in material["rulings"] if r["id"] not in seen]
     data["rulings"] = rulings[:MAX_LIST]
@@ -809,7 +813,7 @@ async def rule_view(datasette, request):
     if html is None:
         page = await page_context(datasette, request, db, data, params["show"],
                                   key=("rule", number, params["release"], params.get("pair")))
-        html = await datasette.render_template("kb_rule.html", page, request=request)
+        html = await fragments.render_page(datasette, "kb_rule.html", page, request)
         HTML.put(html_key, html)
     return Response.html(html)
 
