@@ -21,9 +21,13 @@ async def test_table_search_box_uses_fts(ds, db_name):
 
 
 async def test_table_facets_and_metadata(ds, db_name):
-    response = await ds.client.get(f"/{db_name}/rules.json?_size=0")
-    data = response.json()
-    assert {"release", "lang", "kind", "section"} <= set(data["facet_results"])
+    # Facets are bounded by Datasette's time limit (wall clock): on a machine busy with other work one may
+    # time out, and Datasette then says so in facets_timed_out. What is checked is that they are there.
+    for _attempt in range(3):
+        data = (await ds.client.get(f"/{db_name}/rules.json?_size=0")).json()
+        if not data.get("facets_timed_out"):
+            break
+    assert {"release", "lang", "kind", "section"} <= set(data["facet_results"]), data.get("facets_timed_out")
     page = await ds.client.get(f"/{db_name}/rules")
     assert "Rules (701), numbered rules (701.23) and subrules" in page.text
 
