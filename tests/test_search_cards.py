@@ -196,8 +196,8 @@ def test_a_keyword_in_a_cards_name_is_not_searched_for(conn, monkeypatch):
     seen = []
     original = engine._drop_card_words
 
-    def spy(plan, mentions):
-        original(plan, mentions)
+    def spy(plan, mentions, *names):
+        original(plan, mentions, *names)
         seen.append([t.phrase for t in plan.terms])
 
     monkeypatch.setattr(engine, "_drop_card_words", spy)

@@ -36,7 +36,7 @@ from . import dense as dense_module
 from . import warm
 from .card_rules import card_ranking
 from .cards import CardMention
-from .fts import MARK_END, MARK_START, KeywordNames, english_key
+from .fts import MARK_END, MARK_START, KeywordNames, english_key, english_stems
 from .fusion import rrf_scores
 from .lexical import LexicalHit, lexical_hits
 from .query import Alias, AliasTable, QueryPlan, read_query
@@ -310,7 +310,7 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
             mentions = card_index.find(plan.text, known=misspells_a_rule_word)
         typed_terms = list(plan.terms)
         if mentions:
-            _drop_card_words(plan, mentions)
+            _drop_card_words(plan, mentions, names)
         if vocabulary is not None:
             _correct_plan(plan, vocabulary, conn)
         # A question in Chinese or Korean (:mod:`.translated`): its words are searched in its own CR,
@@ -461,7 +461,7 @@ def _translations(conn, groups: list[RuleGroup], lang: str) -> None:
             group.translation = RuleText(newest[0], lang, row[0], row[1], row[2] or "")
 
 
-def _drop_card_words(plan: QueryPlan, mentions: list[CardMention]) -> None:
+def _drop_card_words(plan: QueryPlan, mentions: list[CardMention], names: KeywordNames | None = None) -> None:
     """The words of a card's name are not searched for in the rules (Blood Moon is no question about
     blood): the card's own rules stand for them (:func:`_card_order`)."""
     from .cards import fold_cjk, fold_word, name_words
@@ -488,19 +488,20 @@ def _drop_card_words(plan: QueryPlan, mentions: list[CardMention]) -> None:
         n = len(phrase)
         return sum(tuple(words[i:i + n]) == phrase for i in range(len(words) - n + 1)) if n else 0
 
-    kept, skip_next = [], False
+    kept, dropped_names = [], set()
     for t in plan.terms:
-        if skip_next and t.origin == "name" and t.lang != "en":
-            skip_next = False
-            continue
-        skip_next = False
         if t.origin == "name" and t.lang == "en":
             phrase = tuple(fold_word(w) for w in t.phrase.split())
             inside = sum(times(list(name_words(m.typed)), phrase) for m in mentions)
             if inside and inside >= times(query_words, phrase) and set(phrase) <= set(typed_words):
-                skip_next = True
+                dropped_names.add(t.phrase)
                 continue
         kept.append(t)
+    if dropped_names:
+        # The other language's names of each keyword dropped, by the names table (not by their place in
+        # the terms: a keyword may have two Japanese names, and a Japanese question lists them first).
+        others = {p for name in dropped_names for p in (names.by_english.get(english_stems(name), ()) if names else ())}
+        kept = [t for t in kept if not (t.origin == "name" and t.lang != "en" and t.phrase in others)]
     plan.terms = [t for t in kept if not of_a_name(t)]
 
 
