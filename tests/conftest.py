@@ -129,11 +129,16 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
 @pytest.fixture(scope="session")
 def live_server(built_db):
-    """``datasette serve`` as ``kb serve`` runs it, on a free localhost port; yields its base URL."""
+    """``datasette serve`` as ``kb serve`` runs it, on a free localhost port; yields its base URL.
+
+    Without dense search (``KB_EMBEDDER=none``): ``kb serve`` would otherwise embed the rule texts its
+    vector cache lacks in the background, minutes of a core beside every test that uses the server, and
+    no test through it needs the vectors (tests/test_search_dense.py covers them).
+    """
     from kb.serve import running_server
 
     try:
-        with running_server(built_db) as base:
+        with running_server(built_db, env={**os.environ, "KB_EMBEDDER": "none"}) as base:
             yield base
     except RuntimeError as e:
         pytest.fail(str(e), pytrace=False)
