@@ -135,53 +135,41 @@ def _names_in(compact: str, names: dict[str, set[str]]) -> list[str]:
     return list(dict.fromkeys(key for _, key in sorted(found)))
 
 
-def _read_chinese(query: str) -> tuple[list[str], list[str], list[str]]:
-    from .. import chinese
-
+def _content(tokens, skipped, dropped_by) -> tuple[list[str], list[str], list[str]]:
+    """The content words of ``tokens``, the runs of more than one of them (phrases), and the words
+    dropped: a token ``skipped`` ends a run unrecorded, one ``dropped_by`` ends it and is listed."""
     words: list[str] = []
     phrases: list[str] = []
     dropped: list[str] = []
     run: list[str] = []
-    for token in chinese.tokens(chinese.normalize(query)):
-        if token.is_punctuation:
-            pass
-        elif (token.is_function or token.key in ZH_DROPPED
-              or (_ZH_DROPPED_TAGS.match(token.pos) and not token.key.isdigit())):
-            dropped.append(token.key)
-        else:
-            words.append(token.key)
-            run.append(token.key)
+    for token in tokens:
+        if skipped(token) or dropped_by(token):
+            if not skipped(token):
+                dropped.append(token.key)
+            if len(run) > 1:
+                phrases.append(" ".join(run))
+            run = []
             continue
-        if len(run) > 1:
-            phrases.append(" ".join(run))
-        run = []
+        words.append(token.key)
+        run.append(token.key)
     if len(run) > 1:
         phrases.append(" ".join(run))
     return words, phrases, dropped
+
+
+def _read_chinese(query: str) -> tuple[list[str], list[str], list[str]]:
+    from .. import chinese
+
+    return _content(chinese.tokens(chinese.normalize(query)), lambda t: t.is_punctuation,
+                    lambda t: (t.is_function or t.key in ZH_DROPPED
+                               or (_ZH_DROPPED_TAGS.match(t.pos) is not None and not t.key.isdigit())))
 
 
 def _read_korean(query: str) -> tuple[list[str], list[str], list[str]]:
     from .. import korean
 
-    words: list[str] = []
-    phrases: list[str] = []
-    dropped: list[str] = []
-    run: list[str] = []
-    for token in korean.tokens(korean.normalize(query)):
-        if token.is_punctuation or token.is_function:
-            pass
-        elif token.key in KO_DROPPED or _KO_DROPPED_TAGS.match(token.pos):
-            dropped.append(token.key)
-        else:
-            words.append(token.key)
-            run.append(token.key)
-            continue
-        if len(run) > 1:
-            phrases.append(" ".join(run))
-        run = []
-    if len(run) > 1:
-        phrases.append(" ".join(run))
-    return words, phrases, dropped
+    return _content(korean.tokens(korean.normalize(query)), lambda t: t.is_punctuation or t.is_function,
+                    lambda t: t.key in KO_DROPPED or _KO_DROPPED_TAGS.match(t.pos) is not None)
 
 
 def readings(conn, query: str) -> list[Reading]:
