@@ -177,6 +177,16 @@ def test_a_cards_last_word_refers_back_to_it(conn):
     ("Intet, the Dreamer", "305.2"),  # You may play that card
     ("Séance", "302.6"),  # create a token that's a copy of that card
     ("Shrine of Burning Rage", "601.2"),  # … or whenever you cast a red spell
+    # Round 8: what a text's costs, layers and keywords point to.
+    ("Burning Wish", "400.11"),  # a sorcery card you own from outside the game
+    ("Goblin Electromancer", "118.7"),  # … cost {1} less to cast
+    ("Skullcrack", "615.12"),  # Damage can't be prevented this turn
+    ("Kitchen Finks", "107.4"),  # {1}{G/W}{G/W}: hybrid symbols in its mana cost
+    ("Kitchen Finks", "400.7"),  # persist returns it as a new object
+    ("Archetype of Courage", "613.1"),  # Creatures you control have first strike (no quotes: layer 6 still)
+    ("Archetype of Courage", "613.7"),  # … and which of two such effects wins: timestamps
+    ("Mogg Fanatic", "602.2"),  # Sacrifice Mogg Fanatic: … (an activated ability's cost)
+    ("Darksteel Myr", "704.5"),  # indestructible: the lethal-damage state-based action it ignores
 ])
 def test_a_cards_text_points_to_the_rule_players_ask_about(conn, card, rule):
     from kb.search.card_rules import card_rule_candidates
@@ -201,3 +211,40 @@ def test_an_unasked_keyword_of_the_card_does_not_lead(conn):
     assert asked[0][1] != "702.19"
     named = card_rules(conn, ids, release=newest, plan=read_query("does her trample damage go through"))
     assert named[0][1] == "702.19"
+
+
+def test_a_mana_ability_is_no_activated_ability_asked_about(conn):
+    from kb.search.card_rules import card_rule_candidates
+
+    newest = conn.execute("select max(release) from releases where lang = 'en' and completeness = 'whole'"
+                          ).fetchone()[0]
+    card_id = conn.execute("select id from cards where name_en = 'Llanowar Elves'").fetchone()[0]
+    assert [n for _, n, _ in card_rule_candidates(conn, [card_id], release=newest)] == ["605.1"]
+
+
+def _asked_rules(conn, card, question):
+    from kb.search.card_rules import card_rules
+    from kb.search.query import read_query
+
+    newest = conn.execute("select max(release) from releases where lang = 'en' and completeness = 'whole'"
+                          ).fetchone()[0]
+    ids = [conn.execute("select id from cards where name_en = ?", [card]).fetchone()[0]]
+    return [n for _, n, _ in card_rules(conn, ids, release=newest, plan=read_query(question))]
+
+
+def test_a_keyword_the_question_names_joins_the_cards_rules(conn):
+    """Lightning Bolt's text names no protection; a question about bolting a creature with protection
+    from red is about 702.16 first, beside the card's own rules."""
+    assert "702.16" in _asked_rules(conn, "Lightning Bolt", "can I bolt a creature with protection from red")
+    assert "702.16" not in _asked_rules(conn, "Lightning Bolt", "who is dealt the damage")
+
+
+def test_a_keyword_in_a_cards_name_is_not_named_by_the_question(conn):
+    """Possibility Storm's "storm" is its name's, not the storm keyword (702.40)."""
+    assert "702.40" not in _asked_rules(conn, "Possibility Storm", "what happens with Possibility Storm out")
+
+
+def test_an_unnamed_keyword_counts_when_the_question_asks_what_it_defines(conn):
+    """Sigarda's hexproof is not named, but "can still be targeted" is hexproof's own rule."""
+    assert "702.11" in _asked_rules(conn, "Sigarda, Heron's Grace", "You can still be targeted by an opponent")[:3]
+
