@@ -53,6 +53,8 @@ COMMON_ZIPF = 3.0  # wordfreq's Zipf scale: 3 is a word used once per million wo
 FUZZY_SCORE = 88  # rapidfuzz ratio (0-100) a typed name must reach to stand for a card's name
 MIN_FUZZY = 6  # characters: a shorter name is only ever recognised as typed
 MIN_CJK = 5  # characters: a shorter Japanese or Chinese name only in 《》, 「」 or 【】 (as Q&A writes them)
+MIN_ZH = 3  # characters: a Chinese name of MIN_ZH to MIN_CJK - 1 counts unquoted in a question without kana
+_KANA = re.compile(r"[\u3040-\u30ff\uff66-\uff9f]")
 CJK_FUZZY_SCORE = 80  # rapidfuzz ratio a name in 《》 must reach to stand for a Japanese or Chinese name
 MIN_CJK_FUZZY = 5  # characters: a shorter name in 《》 is only ever recognised as typed (4 with one slip: 75)
 PARTIAL_MIN = 5  # letters: the distinctive first word of a long name, alone ("Urborg")
@@ -184,6 +186,7 @@ class CardNames:
     printings: dict = field(default_factory=dict, repr=False)  # card_id → printings (which name a word means)
     set_names: set = field(default_factory=set, repr=False)  # folded names of sets ("torment", "visions")
     lowercase: set = field(default_factory=set, repr=False)  # plain names that count typed in lower case
+    short_zh: set = field(default_factory=set, repr=False)  # short Chinese names that count unquoted (_short_zh)
 
     def __post_init__(self):
         self.known_words: dict[str, bool] = {}  # word → whether it misspells a word of the rules
@@ -327,14 +330,19 @@ class CardNames:
 
     def _cjk_scan(self, query: str, taken) -> list[CardMention]:
         out = []
+        # A Chinese question (no kana) names a card in 3 or 4 characters unquoted too (钻石雄狮), when the
+        # name is no phrase of the Chinese CR and no Japanese name (:func:`_short_zh`).
+        lengths = self.cjk_lengths + ([MIN_CJK - 1 - i for i in range(MIN_CJK - MIN_ZH)]
+                                      if self.short_zh and not _KANA.search(query) else [])
         for run in _CJK.finditer(query):
             text = run.group(0)
             folded = fold_cjk(text)
             i = 0
             while i < len(folded):
                 hit = None
-                for length in self.cjk_lengths:  # longest first: a set lookup per length, not a scan of names
-                    if i + length <= len(folded) and folded[i:i + length] in self.cjk:
+                for length in lengths:  # longest first: a set lookup per length, not a scan of names
+                    if i + length <= len(folded) and folded[i:i + length] in self.cjk and (
+                            length >= MIN_CJK or folded[i:i + length] in self.short_zh):
                         hit = folded[i:i + length]
                         break
                 if hit and hit in self.quoted_only:
@@ -542,7 +550,7 @@ def _build(conn) -> CardNames:
     if conn.execute("select 1 from sqlite_master where name = 'card_sets'").fetchone():
         sets = {" ".join(name_words(n)) for (n,) in conn.execute("select name from card_sets") if n}
     index = CardNames(rows, common=common, quoted_only=quoted_only, printings=printings, set_names=sets,
-                      lowercase=_lowercase_names(conn, rows, common))
+                      lowercase=_lowercase_names(conn, rows, common), short_zh=_short_zh(conn, rows, quoted_only))
     index.card_names.update(names)
     return index
 
@@ -594,6 +602,27 @@ def _lowercase_names(conn, rows, common: set[str]) -> set[tuple[str, ...]]:
             trigrams.update(zip(w, w[1:], w[2:]))
         keys = {k for k in keys if not all(g in trigrams for g in zip(k, k[1:], k[2:]))}
     return keys
+
+
+def _short_zh(conn, rows, quoted_only: set[str]) -> set[str]:
+    """Folded Chinese names of :data:`MIN_ZH` to ``MIN_CJK - 1`` characters that name a card unquoted
+    in a question without kana: not a Japanese name too (a Japanese question's kanji), not a
+    keyword's Chinese name, and no phrase of the Chinese CR (反击咒语, 记忆丧失, 从未发生 are words there)."""
+    def fold(t: str) -> str:
+        return fold_cjk(t).replace(" ", "").replace("・", "")
+
+    short = {fold(a) for _k, a, lang, _c, _kind in rows if lang == "zh" and a and MIN_ZH <= len(fold(a)) < MIN_CJK}
+    short -= {fold(a) for _k, a, lang, _c, _kind in rows if lang != "zh" and a and _CJK.search(a)}
+    short -= quoted_only
+    tables = {r[0] for r in conn.execute("select name from sqlite_master")}
+    if "keyword_translations" in tables:
+        short -= {fold(n) for (n,) in conn.execute("select name from keyword_translations where lang = 'zh'") if n}
+    newest = conn.execute("select max(release) from rules where lang = 'zh'").fetchone()
+    if short and newest and newest[0]:
+        text = "".join(fold(t) for (t,) in conn.execute(
+            "select coalesce(title, '') || coalesce(text, '') from rules where lang = 'zh' and release = ?", newest))
+        short = {k for k in short if k not in text}
+    return short
 
 
 def _quoted_only(conn) -> set[str]:
