@@ -248,3 +248,18 @@ def test_an_unnamed_keyword_counts_when_the_question_asks_what_it_defines(conn):
     """Sigarda's hexproof is not named, but "can still be targeted" is hexproof's own rule."""
     assert "702.11" in _asked_rules(conn, "Sigarda, Heron's Grace", "You can still be targeted by an opponent")[:3]
 
+
+
+def test_a_keyword_action_the_card_does_leads_though_the_question_doesnt_name_it(conn):
+    """Hero's Downfall's text is its destroy (701.8): a question about casting it on Elspeth, which never
+    says "destroy", still gets that rule beside hers (unnamed keyword abilities weigh less; actions don't),
+    and her loyalty abilities are no activated abilities of 602.2."""
+    from kb.search.card_rules import card_rules
+    from kb.search.query import read_query
+
+    newest = conn.execute("select max(release) from releases where lang = 'en' and completeness = 'whole'"
+                          ).fetchone()[0]
+    ids = [conn.execute("select id from cards where name_en = ?", [n]).fetchone()[0]
+           for n in ("Hero's Downfall", "Elspeth, Sun's Champion")]
+    rules = [n for _, n, _ in card_rules(conn, ids, release=newest, plan=read_query("I cast it on her. What happens?"))]
+    assert "701.8" in rules[:2] and "602.2" not in rules

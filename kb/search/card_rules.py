@@ -50,7 +50,7 @@ _KEYWORDS = (r"(?:flying|first strike|double strike|deathtouch|haste|hexproof|in
 # "Creatures your opponents control lose infect"): a layer 6 effect.
 _GRANTS = r"\b(?:have|has|lose|loses)\s+" + _KEYWORDS + r"\b"
 # An activated ability that is not a mana ability nor a loyalty ability: "{1}{U}, Sacrifice ~: Return …".
-_ACTIVATED = r"(?m)^(?![+\-−]?(?:\d+|X): )[^\n:\"•—]{1,90}: (?!Add\b)"
+_ACTIVATED = r"(?m)^(?!\[?[+\-−]?(?:\d+|X)\]?: )[^\n:\"•—]{1,90}: (?!Add\b)"
 #: What a card's text does → the rule a question about it needs (first match of each counts once).
 TEXT_RULES: tuple[TextRule, ...] = (
     TextRule(r"\benters? (?:the battlefield )?tapped\b|\benters? with\b|\bAs .{1,60}\benters?\b", "614.12",
@@ -243,7 +243,8 @@ def card_ranking(conn, card_ids: list[int], *, release: str | None, plan=None,
         asked = [None if why.startswith("keyword ") and not _names_keyword(why, named)
                  and (why.startswith("keyword action ") or (strength or {}).get(n, 0.0) < KEYWORD_SHARE)
                  else ranks.get(n) for _, n, why in candidates]
-        priors = [UNASKED_KEYWORD if why.startswith("keyword ") and a is None else 1.0
+        priors = [UNASKED_KEYWORD if why.startswith("keyword ") and not why.startswith("keyword action ") and a is None
+                  else 1.0
                   for (_, _, why), a in zip(candidates, asked)]
         candidates = blend(candidates, asked, priors)
     return candidates[:limit], focus
