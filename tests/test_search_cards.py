@@ -66,6 +66,9 @@ def named(names, query):
     ("反击咒语能反击异能吗", []),  # not a phrase of the Chinese CR (反击咒语, "a counterspell"),
     ("《反击咒语》能反击异能吗", ["Counterspell"]),  # which names the card in 《》 still
     ("稲妻は打ち消された", []),  # nor in a Japanese question (kana): 稲妻 is short there
+    # a long name's first word shared by names printed as often: the one whose text the question's words have.
+    ("Kalitas died, but his zombie-producing triggered ability still worked", ["Kalitas, Traitor of Ghet"]),
+    ("can Kalitas attack the turn it enters", []),
 ])
 def test_the_cards_a_query_names(names, query, cards):
     assert named(names, query) == cards

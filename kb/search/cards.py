@@ -187,6 +187,7 @@ class CardNames:
     set_names: set = field(default_factory=set, repr=False)  # folded names of sets ("torment", "visions")
     lowercase: set = field(default_factory=set, repr=False)  # plain names that count typed in lower case
     short_zh: set = field(default_factory=set, repr=False)  # short Chinese names that count unquoted (_short_zh)
+    text_words: dict = field(default_factory=dict, repr=False)  # card_id → content words of its text (ties only)
 
     def __post_init__(self):
         self.known_words: dict[str, bool] = {}  # word → whether it misspells a word of the rules
@@ -209,6 +210,7 @@ class CardNames:
         self.by_word: dict[str, set[tuple[str, ...]]] = {}  # a rare word → the names with it
         self.by_prefix: dict[str, set[str]] = {}  # first 3 letters → rare words of names
         self.first_word: dict[str, tuple[str, ...]] = {}  # "urborg" → the one long name it begins
+        self.first_word_ties: dict[str, list[tuple[str, ...]]] = {}  # "kalitas" → the names printed as often
         for words in self.latin:
             self.lengths.setdefault(words[0], set()).add(len(words))
             for w in words:
@@ -227,6 +229,9 @@ class CardNames:
             runner_up = self.printings.get(self.latin[ranked[1]].card_id, 0) if len(ranked) > 1 else 0
             if len(ranked) == 1 or top > runner_up:
                 self.first_word[first] = ranked[0]
+            else:  # printed as often (Kalitas, Traitor of Ghet and Kalitas, Bloodchief of Ghet): the question's
+                # other words choose between them (:meth:`_by_context`)
+                self.first_word_ties[first] = [k for k in ranked if self.printings.get(self.latin[k].card_id, 0) == top]
         # The lengths of the Japanese and Chinese names long enough to count unquoted, longest first.
         self.cjk_lengths = sorted({len(k) for k in self.cjk if len(k) >= MIN_CJK}, reverse=True)
         self.cjk_by_length: dict[int, list[str]] = {}  # for a name in 《》 typed with a slip
@@ -270,6 +275,24 @@ class CardNames:
             add(m)
         found.sort(key=lambda m: m.start)
         return _without_back_references(self._without_set_names(query, found))[:limit]
+
+    def _by_context(self, first: str, words: list[str]) -> tuple[str, ...] | None:
+        """Of the long names ``first`` begins, printed as often, the one whose Oracle text shares the most
+        content words with the question (its "zombie-producing" ability: Kalitas, Traitor of Ghet), if one does.
+
+        >>> n = CardNames([("kalitas traitor of ghet", "Kalitas, Traitor of Ghet", "en", 1, "card"),
+        ...                ("kalitas bloodchief of ghet", "Kalitas, Bloodchief of Ghet", "en", 2, "card")],
+        ...               text_words={1: {"zombie", "lifelink"}, 2: {"vampire", "destroy"}})
+        >>> n._by_context("kalitas", ["kalitas", "zombie", "producing"]), n._by_context("kalitas", ["kalitas", "died"])
+        (('kalitas', 'traitor', 'of', 'ghet'), None)
+        """
+        asked = {w for w in words if w != first and _content_word(w)}
+        asked |= {s for w in asked for s in plural_of(w)}
+        scored = sorted(((len(asked & self.text_words.get(self.latin[k].card_id, set())), k)
+                         for k in self.first_word_ties[first]), reverse=True)
+        if scored and scored[0][0] and (len(scored) == 1 or scored[0][0] > scored[1][0]):
+            return scored[0][1]
+        return None
 
     def _without_set_names(self, query: str, found: list[CardMention]) -> list[CardMention]:
         """Drop a name in parentheses that is also a set's: players write the set after a card
@@ -410,8 +433,9 @@ class CardNames:
         for i, w in enumerate(words):
             if used[i] or len(w) < 4 or not self.is_rare(w):
                 continue
-            if w in self.first_word and (i + 1 >= len(words) or words[i + 1] != self.first_word[w][1]):
-                key = self.first_word[w]
+            tied = self._by_context(w, words) if w in self.first_word_ties else None
+            if tied or w in self.first_word and (i + 1 >= len(words) or words[i + 1] != self.first_word[w][1]):
+                key = tied or self.first_word[w]
                 start, end = tokens[i][1], tokens[i][2]
                 out.append(self._mention(self.latin[key], query[start:end], "partial", 90.0, start, end))
                 used[i] = True
@@ -552,6 +576,12 @@ def _build(conn) -> CardNames:
     index = CardNames(rows, common=common, quoted_only=quoted_only, printings=printings, set_names=sets,
                       lowercase=_lowercase_names(conn, rows, common), short_zh=_short_zh(conn, rows, quoted_only))
     index.card_names.update(names)
+    tied = {index.latin[k].card_id for keys in index.first_word_ties.values() for k in keys}
+    if tied:
+        marks = ",".join("?" * len(tied))
+        for card_id, text in conn.execute(f"select id, coalesce(text, '') || ' ' || coalesce(faces_text, '')"
+                                          f" from cards where id in ({marks})", sorted(tied)):
+            index.text_words[card_id] = {w for w in name_words(text) if _content_word(w)}
     return index
 
 
@@ -602,6 +632,13 @@ def _lowercase_names(conn, rows, common: set[str]) -> set[tuple[str, ...]]:
             trigrams.update(zip(w, w[1:], w[2:]))
         keys = {k for k in keys if not all(g in trigrams for g in zip(k, k[1:], k[2:]))}
     return keys
+
+
+def _content_word(word: str) -> bool:
+    """A word that can tell two cards' texts apart: four letters or more, no function word."""
+    from .query import STOPWORDS
+
+    return len(word) >= 4 and word not in STOPWORDS and word not in _STOP and not word.isdigit()
 
 
 def _short_zh(conn, rows, quoted_only: set[str]) -> set[str]:
