@@ -263,3 +263,10 @@ def test_a_keyword_action_the_card_does_leads_though_the_question_doesnt_name_it
            for n in ("Hero's Downfall", "Elspeth, Sun's Champion")]
     rules = [n for _, n, _ in card_rules(conn, ids, release=newest, plan=read_query("I cast it on her. What happens?"))]
     assert "701.8" in rules[:2] and "602.2" not in rules
+
+
+def test_a_rule_the_text_only_invites_needs_the_questions_words_to_rise(conn):
+    """Loxodon Smiter's own rule is its replacement (614.1); "discard it" matches the order of replacement
+    effects (616.1, what such text invites) only weakly, so it doesn't pass the card's own rules."""
+    rules = _asked_rules(conn, "Loxodon Smiter", "what if my opponent makes me discard it")
+    assert rules.index("614.1") < rules.index("616.1") if "616.1" in rules else "614.1" in rules

@@ -190,6 +190,7 @@ ASKED_WEIGHT = 2.0  # the question weighs twice what the card says: among its ru
 # for them (bm25 of the search index): the card's ranking weighs best / FOCUS_SHARE of its weight, at least
 # FOCUS_FLOOR. (Dropping the matches under a third of the best, too, lost a question of the tuning half.)
 FOCUS_SHARE = 0.6
+INVITED_SHARE = 0.5  # the same bar for a rule the card's text only invites (tier 2 of the module docstring)
 KEYWORD_SHARE = 0.5  # a share as FOCUS_SHARE reads it: the keyword's rule about as well found as the CR's best
 FOCUS_FLOOR = 0.25
 
@@ -213,7 +214,9 @@ def card_ranking(conn, card_ids: list[int], *, release: str | None, plan=None,
     happens?"), down to :data:`FOCUS_FLOOR` when its words find none of them nearly as well as some
     other rule (a question that names Yasova Dragonclaw and asks how many cards a player draws in the
     draw step). The search weighs the card's ranking by it."""
-    candidates = card_rule_candidates(conn, card_ids, release=release)
+    tiered = _tiered_candidates(conn, card_ids, release=release)
+    invited = {number for _, number, _, tier in tiered if tier == 1}  # what questions about such text turn on
+    candidates = [(release_, number, why) for release_, number, why, _ in tiered]
     # A question that copies an instant or a sorcery copies a spell, whatever the card's text says.
     if (plan is not None and candidates and _COPIED.search(_words_asked(plan))
             and not any(n == COPY_SPELL[0] for _, n, _ in candidates)
@@ -243,6 +246,12 @@ def card_ranking(conn, card_ids: list[int], *, release: str | None, plan=None,
         asked = [None if why.startswith("keyword ") and not _names_keyword(why, named)
                  and (why.startswith("keyword action ") or (strength or {}).get(n, 0.0) < KEYWORD_SHARE)
                  else ranks.get(n) for _, n, why in candidates]
+        # A rule the text only invites (a trigger's place on the stack, targets on resolution, "can't") rises
+        # above what the card does only when the question's words find it first among the card's rules or
+        # as well as any rule of the CR: weak words ("cast", "creature") match those long rules everywhere.
+        if strength is not None:
+            asked = [None if n in invited and a != 1 and strength.get(n, 0.0) < INVITED_SHARE else a
+                     for (_, n, _), a in zip(candidates, asked)]
         priors = [UNASKED_KEYWORD if why.startswith("keyword ") and not why.startswith("keyword action ") and a is None
                   else 1.0
                   for (_, _, why), a in zip(candidates, asked)]
@@ -301,6 +310,12 @@ def blend(candidates: list, ranks: list[int | None], priors: list[float] | None 
 
 
 def card_rule_candidates(conn, card_ids: list[int], *, release: str | None) -> list[tuple[str, str, str]]:
+    """:func:`_tiered_candidates` without their tiers."""
+    return [(release_, number, why) for release_, number, why, _tier in _tiered_candidates(conn, card_ids,
+                                                                                              release=release)]
+
+
+def _tiered_candidates(conn, card_ids: list[int], *, release: str | None) -> list[tuple[str, str, str, int]]:
     """Every rule the cards' text points to, in the card's order (module docstring), unblended.
 
     With several cards, each card's list is taken in turns, tier by tier (what the cards are and do,
@@ -324,7 +339,7 @@ def card_rule_candidates(conn, card_ids: list[int], *, release: str | None) -> l
                 f" and number is not null order by card_id, id", [c for c, _ in per_card]):
             keywords.setdefault(card_id, []).append((number, keyword))
     tiers = [_card_tiers(row, keywords.get(card_id, [])) for card_id, row in per_card]
-    out: list[tuple[str, str, str]] = []
+    out: list[tuple[str, str, str, int]] = []
     seen: set[str] = set()
     for tier in range(3):
         lists = [t[tier] for t in tiers]
@@ -334,7 +349,7 @@ def card_rule_candidates(conn, card_ids: list[int], *, release: str | None) -> l
                     number = _numbered(x[i][0])
                     if number and number not in seen:
                         seen.add(number)
-                        out.append((release, number, x[i][1]))
+                        out.append((release, number, x[i][1], tier))
     return out
 
 
