@@ -23,6 +23,7 @@ from kb.sqlite import sqlite3  # noqa: E402
 QUESTIONS = ROOT / "tests" / "data" / "card_questions.toml"
 ROUND_6 = ROOT / "tests" / "data" / "card_questions_r6.toml"  # round 6's held-out set
 ROUND_7 = ROOT / "tests" / "data" / "card_questions_r7.toml"  # round 7's held-out set
+ROUND_8 = ROOT / "tests" / "data" / "card_questions_r8.toml"  # round 8's held-out set
 # Floors a little under what the lexical search measures over all 61 (README "Questions that name
 # cards"): 54.1 % with card recognition, 21.3 % without, in the same run (round 5; 59.0 % and 21.3 %
 # in round 6).
@@ -107,7 +108,32 @@ def test_round_7_is_a_new_held_out_set_split_by_its_seed():
         assert all((rows[i]["part"] == "tuning") == (i in tuning) for i in idx)
 
 
-@pytest.mark.parametrize("path", [QUESTIONS, ROUND_6, ROUND_7], ids=["round 4-5", "round 6", "round 7"])
+def test_round_8_is_a_new_held_out_set_split_by_its_seed():
+    """42 questions from pages and trackers no other set names, none of theirs; parts as the file's
+    header says they were drawn: the indices in file order shuffled with random.Random(20261208), the
+    first half (rounded up) tuning."""
+    import random
+
+    rows = _questions(ROUND_8)
+    assert len(rows) >= 40 and {r["lang"] for r in rows} == {"en"}
+    assert all(r["source"].startswith("http") and r["cards"] and r["expect"] and len(r["q"]) <= 400 for r in rows)
+    others: set[str] = set()
+    for name in sorted(p.name for p in (ROOT / "tests" / "data").glob("*.toml")):
+        if name == ROUND_8.name:
+            continue
+        text = (ROOT / "tests" / "data" / name).read_text(encoding="utf-8")
+        with open(ROOT / "tests" / "data" / name, "rb") as f:
+            others |= {c["q"] for c in tomllib.load(f).get("query", [])}
+        assert not [r["source"] for r in rows if r["source"] in text], name  # their sources, named anywhere
+    assert not {r["q"] for r in rows} & others and len({r["q"] for r in rows}) == len(rows)
+    idx = list(range(len(rows)))
+    random.Random(20261208).shuffle(idx)
+    tuning = set(idx[:(len(idx) + 1) // 2])
+    assert all((rows[i]["part"] == "tuning") == (i in tuning) for i in idx)
+
+
+@pytest.mark.parametrize("path", [QUESTIONS, ROUND_6, ROUND_7, ROUND_8],
+                         ids=["round 4-5", "round 6", "round 7", "round 8"])
 def test_every_card_named_is_a_card_and_every_expected_rule_is_in_the_newest_cr(conn, path):
     newest = conn.execute("select max(release) from releases where lang = 'en' and completeness = 'whole'"
                           ).fetchone()[0]
