@@ -69,6 +69,10 @@ def named(names, query):
     # a long name's first word shared by names printed as often: the one whose text the question's words have.
     ("Kalitas died, but his zombie-producing triggered ability still worked", ["Kalitas, Traitor of Ghet"]),
     ("can Kalitas attack the turn it enters", []),
+    # a one-word name typed right is that card, not a longer one it begins ("Archaeomancer and" is no
+    # Archaeomancer's Map misspelt, and the Map, printed less often, is not what the word stands for).
+    ("I cast a kicked Rite of Replication on my Archaeomancer and was expecting",
+     ["Rite of Replication", "Archaeomancer"]),
 ])
 def test_the_cards_a_query_names(names, query, cards):
     assert named(names, query) == cards

@@ -420,7 +420,8 @@ class CardNames:
                 out.append(self._mention(self.latin[key], query[start:end], "typo" if longer else "exact",
                                          longer[2] if longer else 100.0, start, end))
                 if n == 1 and key[0] in self.first_word and not longer \
-                        and (i + 1 >= len(words) or words[i + 1] != self.first_word[key[0]][1]):
+                        and (i + 1 >= len(words) or words[i + 1] != self.first_word[key[0]][1]) \
+                        and self._printed(self.first_word[key[0]]) > self._printed(key):
                     # "Urborg" is a card, and what most who type it mean: Urborg, Tomb of Yawgmoth.
                     out.append(self._mention(self.latin[self.first_word[key[0]]], query[start:end], "partial",
                                              90.0, start, end))
@@ -481,9 +482,26 @@ class CardNames:
             if m <= n or key[0] != words[i] or i + m > len(words) or any(used[i:i + m]):
                 continue
             score = self._score(tuple(words[i:i + m]), key)
-            if score >= FUZZY_SCORE and (best is None or score > best[2]):
+            # The words after the one typed right must be the name's, misspelt: "Archaeomancer and" is
+            # Archaeomancer, not Archaeomancer's Map (the long first word carries the whole score).
+            if (score >= FUZZY_SCORE and (best is None or score > best[2])
+                    and self._tail(tuple(words[i + n:i + m]), key[n:]) >= FUZZY_SCORE):
                 best = (key, m, score)
         return best
+
+    def _printed(self, key: tuple[str, ...]) -> int:
+        return self.printings.get(self.latin[key].card_id, 0)
+
+    @staticmethod
+    def _tail(typed: tuple[str, ...], name: tuple[str, ...]) -> float:
+        """How closely the rest of a longer name is typed.
+
+        >>> CardNames._tail(("and",), ("map",)) < 50 < CardNames._tail(("tomb", "of", "yawgmoht"), ("tomb", "of", "yawgmoth"))
+        True
+        """
+        from rapidfuzz import fuzz
+
+        return fuzz.ratio(" ".join(typed), " ".join(name))
 
     def _counts(self, key: tuple[str, ...], typed: list, position: int, capitals_say: bool) -> bool:
         """Whether a name found as typed names the card here (common words need capitals)."""
