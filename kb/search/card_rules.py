@@ -17,7 +17,9 @@ the newest English release that a question about them most likely needs:
 Several cards: each card's list is taken in turns, tier by tier. Reminder text
 is no sign (the keyword's rule stands for it). With a question, its words
 choose among the rules (:func:`blend`) and say how much the card's ranking
-weighs in the search (:func:`card_ranking`).
+weighs in the search (:func:`card_ranking`); a keyword ability the question
+names joins them, and a rule the text only invites (tier 2: the stack, targets
+on resolution) rises above the card's own only on the question's strong words.
 
 The rules the card's rulings apply (``card_ruling_rules``) were tried as a
 fifth source and left out: on the tuning part of the evaluation they found
