@@ -61,6 +61,18 @@ def named(names, query):
     # a word of a card named before, in the plural, is that card again (not Caverns of Despair).
     ("the cavern of souls he played after it. The caverns that were played before kept their type",
      ["Cavern of Souls"]),
+    # Round 8: a Chinese name of 3 or 4 characters unquoted in a Chinese question (no kana),
+    ("钻石雄狮的异能是法术力异能吗？", ["Diamond Lion"]), ("我操控镇咒灵和仿生妖", ["Spell Queller", "Clone"]),
+    ("反击咒语能反击异能吗", []),  # not a phrase of the Chinese CR (反击咒语, "a counterspell"),
+    ("《反击咒语》能反击异能吗", ["Counterspell"]),  # which names the card in 《》 still
+    ("稲妻は打ち消された", []),  # nor in a Japanese question (kana): 稲妻 is short there
+    # a long name's first word shared by names printed as often: the one whose text the question's words have.
+    ("Kalitas died, but his zombie-producing triggered ability still worked", ["Kalitas, Traitor of Ghet"]),
+    ("can Kalitas attack the turn it enters", []),
+    # a one-word name typed right is that card, not a longer one it begins ("Archaeomancer and" is no
+    # Archaeomancer's Map misspelt, and the Map, printed less often, is not what the word stands for).
+    ("I cast a kicked Rite of Replication on my Archaeomancer and was expecting",
+     ["Rite of Replication", "Archaeomancer"]),
 ])
 def test_the_cards_a_query_names(names, query, cards):
     assert named(names, query) == cards

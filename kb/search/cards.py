@@ -53,6 +53,8 @@ COMMON_ZIPF = 3.0  # wordfreq's Zipf scale: 3 is a word used once per million wo
 FUZZY_SCORE = 88  # rapidfuzz ratio (0-100) a typed name must reach to stand for a card's name
 MIN_FUZZY = 6  # characters: a shorter name is only ever recognised as typed
 MIN_CJK = 5  # characters: a shorter Japanese or Chinese name only in 《》, 「」 or 【】 (as Q&A writes them)
+MIN_ZH = 3  # characters: a Chinese name of MIN_ZH to MIN_CJK - 1 counts unquoted in a question without kana
+_KANA = re.compile(r"[\u3040-\u30ff\uff66-\uff9f]")
 CJK_FUZZY_SCORE = 80  # rapidfuzz ratio a name in 《》 must reach to stand for a Japanese or Chinese name
 MIN_CJK_FUZZY = 5  # characters: a shorter name in 《》 is only ever recognised as typed (4 with one slip: 75)
 PARTIAL_MIN = 5  # letters: the distinctive first word of a long name, alone ("Urborg")
@@ -184,6 +186,8 @@ class CardNames:
     printings: dict = field(default_factory=dict, repr=False)  # card_id → printings (which name a word means)
     set_names: set = field(default_factory=set, repr=False)  # folded names of sets ("torment", "visions")
     lowercase: set = field(default_factory=set, repr=False)  # plain names that count typed in lower case
+    short_zh: set = field(default_factory=set, repr=False)  # short Chinese names that count unquoted (_short_zh)
+    text_words: dict = field(default_factory=dict, repr=False)  # card_id → content words of its text (ties only)
 
     def __post_init__(self):
         self.known_words: dict[str, bool] = {}  # word → whether it misspells a word of the rules
@@ -206,6 +210,7 @@ class CardNames:
         self.by_word: dict[str, set[tuple[str, ...]]] = {}  # a rare word → the names with it
         self.by_prefix: dict[str, set[str]] = {}  # first 3 letters → rare words of names
         self.first_word: dict[str, tuple[str, ...]] = {}  # "urborg" → the one long name it begins
+        self.first_word_ties: dict[str, list[tuple[str, ...]]] = {}  # "kalitas" → the names printed as often
         for words in self.latin:
             self.lengths.setdefault(words[0], set()).add(len(words))
             for w in words:
@@ -224,6 +229,9 @@ class CardNames:
             runner_up = self.printings.get(self.latin[ranked[1]].card_id, 0) if len(ranked) > 1 else 0
             if len(ranked) == 1 or top > runner_up:
                 self.first_word[first] = ranked[0]
+            else:  # printed as often (Kalitas, Traitor of Ghet and Kalitas, Bloodchief of Ghet): the question's
+                # other words choose between them (:meth:`_by_context`)
+                self.first_word_ties[first] = [k for k in ranked if self.printings.get(self.latin[k].card_id, 0) == top]
         # The lengths of the Japanese and Chinese names long enough to count unquoted, longest first.
         self.cjk_lengths = sorted({len(k) for k in self.cjk if len(k) >= MIN_CJK}, reverse=True)
         self.cjk_by_length: dict[int, list[str]] = {}  # for a name in 《》 typed with a slip
@@ -267,6 +275,24 @@ class CardNames:
             add(m)
         found.sort(key=lambda m: m.start)
         return _without_back_references(self._without_set_names(query, found))[:limit]
+
+    def _by_context(self, first: str, words: list[str]) -> tuple[str, ...] | None:
+        """Of the long names ``first`` begins, printed as often, the one whose Oracle text shares the most
+        content words with the question (its "zombie-producing" ability: Kalitas, Traitor of Ghet), if one does.
+
+        >>> n = CardNames([("kalitas traitor of ghet", "Kalitas, Traitor of Ghet", "en", 1, "card"),
+        ...                ("kalitas bloodchief of ghet", "Kalitas, Bloodchief of Ghet", "en", 2, "card")],
+        ...               text_words={1: {"zombie", "lifelink"}, 2: {"vampire", "destroy"}})
+        >>> n._by_context("kalitas", ["kalitas", "zombie", "producing"]), n._by_context("kalitas", ["kalitas", "died"])
+        (('kalitas', 'traitor', 'of', 'ghet'), None)
+        """
+        asked = {w for w in words if w != first and _content_word(w)}
+        asked |= {s for w in asked for s in plural_of(w)}
+        scored = sorted(((len(asked & self.text_words.get(self.latin[k].card_id, set())), k)
+                         for k in self.first_word_ties[first]), reverse=True)
+        if scored and scored[0][0] and (len(scored) == 1 or scored[0][0] > scored[1][0]):
+            return scored[0][1]
+        return None
 
     def _without_set_names(self, query: str, found: list[CardMention]) -> list[CardMention]:
         """Drop a name in parentheses that is also a set's: players write the set after a card
@@ -327,14 +353,19 @@ class CardNames:
 
     def _cjk_scan(self, query: str, taken) -> list[CardMention]:
         out = []
+        # A Chinese question (no kana) names a card in 3 or 4 characters unquoted too (钻石雄狮), when the
+        # name is no phrase of the Chinese CR and no Japanese name (:func:`_short_zh`).
+        lengths = self.cjk_lengths + ([MIN_CJK - 1 - i for i in range(MIN_CJK - MIN_ZH)]
+                                      if self.short_zh and not _KANA.search(query) else [])
         for run in _CJK.finditer(query):
             text = run.group(0)
             folded = fold_cjk(text)
             i = 0
             while i < len(folded):
                 hit = None
-                for length in self.cjk_lengths:  # longest first: a set lookup per length, not a scan of names
-                    if i + length <= len(folded) and folded[i:i + length] in self.cjk:
+                for length in lengths:  # longest first: a set lookup per length, not a scan of names
+                    if i + length <= len(folded) and folded[i:i + length] in self.cjk and (
+                            length >= MIN_CJK or folded[i:i + length] in self.short_zh):
                         hit = folded[i:i + length]
                         break
                 if hit and hit in self.quoted_only:
@@ -389,7 +420,8 @@ class CardNames:
                 out.append(self._mention(self.latin[key], query[start:end], "typo" if longer else "exact",
                                          longer[2] if longer else 100.0, start, end))
                 if n == 1 and key[0] in self.first_word and not longer \
-                        and (i + 1 >= len(words) or words[i + 1] != self.first_word[key[0]][1]):
+                        and (i + 1 >= len(words) or words[i + 1] != self.first_word[key[0]][1]) \
+                        and self._printed(self.first_word[key[0]]) > self._printed(key):
                     # "Urborg" is a card, and what most who type it mean: Urborg, Tomb of Yawgmoth.
                     out.append(self._mention(self.latin[self.first_word[key[0]]], query[start:end], "partial",
                                              90.0, start, end))
@@ -402,8 +434,9 @@ class CardNames:
         for i, w in enumerate(words):
             if used[i] or len(w) < 4 or not self.is_rare(w):
                 continue
-            if w in self.first_word and (i + 1 >= len(words) or words[i + 1] != self.first_word[w][1]):
-                key = self.first_word[w]
+            tied = self._by_context(w, words) if w in self.first_word_ties else None
+            if tied or w in self.first_word and (i + 1 >= len(words) or words[i + 1] != self.first_word[w][1]):
+                key = tied or self.first_word[w]
                 start, end = tokens[i][1], tokens[i][2]
                 out.append(self._mention(self.latin[key], query[start:end], "partial", 90.0, start, end))
                 used[i] = True
@@ -449,9 +482,26 @@ class CardNames:
             if m <= n or key[0] != words[i] or i + m > len(words) or any(used[i:i + m]):
                 continue
             score = self._score(tuple(words[i:i + m]), key)
-            if score >= FUZZY_SCORE and (best is None or score > best[2]):
+            # The words after the one typed right must be the name's, misspelt: "Archaeomancer and" is
+            # Archaeomancer, not Archaeomancer's Map (the long first word carries the whole score).
+            if (score >= FUZZY_SCORE and (best is None or score > best[2])
+                    and self._tail(tuple(words[i + n:i + m]), key[n:]) >= FUZZY_SCORE):
                 best = (key, m, score)
         return best
+
+    def _printed(self, key: tuple[str, ...]) -> int:
+        return self.printings.get(self.latin[key].card_id, 0)
+
+    @staticmethod
+    def _tail(typed: tuple[str, ...], name: tuple[str, ...]) -> float:
+        """How closely the rest of a longer name is typed.
+
+        >>> CardNames._tail(("and",), ("map",)) < 50 < CardNames._tail(("tomb", "of", "yawgmoht"), ("tomb", "of", "yawgmoth"))
+        True
+        """
+        from rapidfuzz import fuzz
+
+        return fuzz.ratio(" ".join(typed), " ".join(name))
 
     def _counts(self, key: tuple[str, ...], typed: list, position: int, capitals_say: bool) -> bool:
         """Whether a name found as typed names the card here (common words need capitals)."""
@@ -542,8 +592,14 @@ def _build(conn) -> CardNames:
     if conn.execute("select 1 from sqlite_master where name = 'card_sets'").fetchone():
         sets = {" ".join(name_words(n)) for (n,) in conn.execute("select name from card_sets") if n}
     index = CardNames(rows, common=common, quoted_only=quoted_only, printings=printings, set_names=sets,
-                      lowercase=_lowercase_names(conn, rows, common))
+                      lowercase=_lowercase_names(conn, rows, common), short_zh=_short_zh(conn, rows, quoted_only))
     index.card_names.update(names)
+    tied = {index.latin[k].card_id for keys in index.first_word_ties.values() for k in keys}
+    if tied:
+        marks = ",".join("?" * len(tied))
+        for card_id, text in conn.execute(f"select id, coalesce(text, '') || ' ' || coalesce(faces_text, '')"
+                                          f" from cards where id in ({marks})", sorted(tied)):
+            index.text_words[card_id] = {w for w in name_words(text) if _content_word(w)}
     return index
 
 
@@ -594,6 +650,34 @@ def _lowercase_names(conn, rows, common: set[str]) -> set[tuple[str, ...]]:
             trigrams.update(zip(w, w[1:], w[2:]))
         keys = {k for k in keys if not all(g in trigrams for g in zip(k, k[1:], k[2:]))}
     return keys
+
+
+def _content_word(word: str) -> bool:
+    """A word that can tell two cards' texts apart: four letters or more, no function word."""
+    from .query import STOPWORDS
+
+    return len(word) >= 4 and word not in STOPWORDS and word not in _STOP and not word.isdigit()
+
+
+def _short_zh(conn, rows, quoted_only: set[str]) -> set[str]:
+    """Folded Chinese names of :data:`MIN_ZH` to ``MIN_CJK - 1`` characters that name a card unquoted
+    in a question without kana: not a Japanese name too (a Japanese question's kanji), not a
+    keyword's Chinese name, and no phrase of the Chinese CR (反击咒语, 记忆丧失, 从未发生 are words there)."""
+    def fold(t: str) -> str:
+        return fold_cjk(t).replace(" ", "").replace("・", "")
+
+    short = {fold(a) for _k, a, lang, _c, _kind in rows if lang == "zh" and a and MIN_ZH <= len(fold(a)) < MIN_CJK}
+    short -= {fold(a) for _k, a, lang, _c, _kind in rows if lang != "zh" and a and _CJK.search(a)}
+    short -= quoted_only
+    tables = {r[0] for r in conn.execute("select name from sqlite_master")}
+    if "keyword_translations" in tables:
+        short -= {fold(n) for (n,) in conn.execute("select name from keyword_translations where lang = 'zh'") if n}
+    newest = conn.execute("select max(release) from rules where lang = 'zh'").fetchone()
+    if short and newest and newest[0]:
+        text = "".join(fold(t) for (t,) in conn.execute(
+            "select coalesce(title, '') || coalesce(text, '') from rules where lang = 'zh' and release = ?", newest))
+        short = {k for k in short if k not in text}
+    return short
 
 
 def _quoted_only(conn) -> set[str]:
