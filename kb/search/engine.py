@@ -406,7 +406,6 @@ def answer(conn, query: str, *, lang: str | None = None, release: str | None = N
         scores = rrf_scores(rankings, weights=weights)
         order = _specific_first(sorted(scores, key=lambda key: -scores[key]), by_key)
         if definitions:
-            definitions = _specific_definitions(definitions, order, by_key)
             order = definitions + [k for k in order if k not in definitions]
             top = max(scores.values(), default=0)
             for i, key in enumerate(reversed(definitions), 1):
@@ -558,22 +557,6 @@ def _specific_first(order: list, by_key: dict) -> list:
         if children and out.index(children[-1]) > out.index(key):
             out.remove(key)
             out.insert(out.index(children[-1]) + 1, key)
-    return out
-
-
-def _specific_definitions(definitions: list, order: list, by_key: dict) -> list:
-    """A term whose definition points to a whole rule (Hand: 402) is answered by the numbered rule
-    of it the query's words found first (402.2), then the heading, as :func:`_specific_first`."""
-    out: list = []
-    for key in definitions:
-        number = by_key[key].number
-        if number and re.fullmatch(r"\d{3}", number):
-            child = next((k for k in order[:HEADING_WINDOW] if (by_key[k].number or "").startswith(number + ".")),
-                         None)
-            if child is not None and child not in out and child not in definitions:
-                out.append(child)
-        if key not in out:
-            out.append(key)
     return out
 
 
