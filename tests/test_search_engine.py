@@ -372,3 +372,29 @@ def test_a_glossary_term_that_points_to_another_stands_for_its_rule(conn, query,
     """'Range of Influence: See Limited Range of Influence.' has no number of its own: typed whole,
     it is the rule of the term it points to (search_titles, kb.load.search_index._redirect)."""
     assert numbers(answer(conn, query, dense=False))[0] == number
+
+
+def test_a_section_heading_comes_after_its_numbered_rules():
+    """The numbered rules answer, the heading only says where: 120 goes after the numbered rules
+    of it among the first ten, or after the first found when none is among them."""
+    from types import SimpleNamespace
+
+    from kb.search.engine import _specific_first
+
+    def by(*numbers):
+        return {n: SimpleNamespace(number=n) for n in numbers}
+
+    keys = by("120", "120.1", "702.19", "120.3", "613.4")
+    assert _specific_first(list(keys), keys) == ["120.1", "702.19", "120.3", "120", "613.4"]
+    far = ["120"] + [f"70{i}.1" for i in range(10)] + ["120.3"]
+    assert _specific_first(far, by(*far))[-2:] == ["120.3", "120"]
+
+
+def test_a_question_gets_no_boost_from_a_section_titled_by_a_common_word(conn):
+    """The glossary names common words (Damage, Player): in a question they are no title match for
+    a whole section (120 Damage, 508), while a keyword-shaped query keeps it (graveyard → 404)."""
+    damage = numbers(answer(conn, "what does damage do to a planeswalker", dense=False, others=False))
+    assert "120.3" in damage[:3] and "120" not in damage[:5], damage
+    attack = numbers(answer(conn, "can I attack a planeswalker instead of the player", dense=False, others=False))
+    assert "508" not in attack[:5] and "508.1" in attack[:3], attack
+    assert "404" in numbers(answer(conn, "graveyard order", dense=False, others=False))[:5]

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EVAL = ROOT / "tests" / "data" / "search_eval.toml"
 sys.path.insert(0, str(ROOT / "bench"))
 
-from search_quality import PLAYERS, PLAYERS2, PLAYERS3, PLAYERS4, is_frozen, load_cases  # noqa: E402
+from search_quality import PLAYERS, PLAYERS2, PLAYERS3, PLAYERS4, PLAYERS5, is_frozen, load_cases  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -151,14 +151,47 @@ def test_the_fourth_players_set_is_new_real_questions_split_in_halves(data, play
     assert not earlier & {address(v) for v in players4["sources"].values()}, "a page another set drew on"
 
 
-def test_every_expected_rule_is_in_both_languages(data, players, players2, players3, players4, kb_db):
+@pytest.fixture(scope="module")
+def players5():
+    with open(PLAYERS5, "rb") as f:
+        return tomllib.load(f)
+
+
+def test_the_fifth_players_set_is_new_real_questions_split_in_halves(data, players, players2, players3, players4,
+                                                                     players5):
+    """Round 8's held-out set: at least 50 questions players asked (40 English, of them at least 35
+    naming no card; Japanese ones were scarce in the stored pages), each with its source's address,
+    none already in another set, no source address shared with another set; half of each language
+    frozen by the part each names."""
+    queries = players5["query"]
+    langs = Counter(q["lang"] for q in queries)
+    assert len(queries) >= 50 and langs["en"] >= 40 and langs["ja"] >= 5
+    assert sum(q["lang"] == "en" and q["category"] == "question" for q in queries) >= 35
+    assert all(q["source"] in players5["sources"] and "http" in players5["sources"][q["source"]] for q in queries)
+    assert {q["category"] for q in queries} <= {"question", "slang", "card"}
+    for lang in ("en", "ja"):
+        parts = Counter(q["part"] for q in queries if q["lang"] == lang)
+        assert abs(parts["tuning"] - parts["frozen"]) <= 1 and set(parts) == {"tuning", "frozen"}, (lang, parts)
+    assert sum(c["frozen"] for c in load_cases(PLAYERS5, None)) == sum(q["part"] == "frozen" for q in queries)
+    seen = {q["q"].casefold() for d in (data, players, players2, players3, players4) for q in d["query"]}
+    assert not seen & {q["q"].casefold() for q in queries}, "a question of another set"
+
+    def address(text):
+        return text.split(" (")[0].rstrip("/").split("://", 1)[-1].removeprefix("www.")
+
+    earlier = {address(v) for d in (data, players, players2, players3, players4) for v in d.get("sources", {}).values()}
+    assert not earlier & {address(v) for v in players5["sources"].values()}, "a page another set drew on"
+
+
+def test_every_expected_rule_is_in_both_languages(data, players, players2, players3, players4, players5, kb_db):
     """Expected numbers are those of the newest English release; each must exist there and have
     a Japanese counterpart in the newest Japanese release through the rule lineage (the monarch is
     725 in English 20260925 and 724 in Japanese 20260116: one rule, one answer)."""
     newest = dict(kb_db.execute("select lang, max(release) from releases where completeness = 'whole'"
                                 " group by lang").fetchall())
     problems = []
-    for q in data["query"] + players["query"] + players2["query"] + players3["query"] + players4["query"]:
+    for q in (data["query"] + players["query"] + players2["query"] + players3["query"] + players4["query"]
+              + players5["query"]):
         for number in q["expect"]:
             row = kb_db.execute(
                 "select b.number from rule_lineage a join rule_lineage b on b.lineage_id = a.lineage_id"

@@ -542,18 +542,25 @@ def _cards_shown(conn, mentions: list[CardMention]) -> list[dict]:
     return out
 
 
+HEADING_WINDOW = 10  # a heading goes after the numbered rules of it found among the first this many
+# (or, if none is, after the first of them found)
+
+
 def _specific_first(order: list, by_key: dict) -> list:
-    """A whole rule (704) found with one of its numbered rules (704.5) goes right after the first
-    of them: the numbered rule answers, the heading only says where."""
+    """A whole rule (704) found with its numbered rules (704.5) goes after those of them among the
+    first :data:`HEADING_WINDOW` (else after the first of them): the numbered rules answer, the
+    heading only says where."""
     out = list(order)
     for key in order:
         number = by_key[key].number
         if not number or not re.fullmatch(r"\d{3}", number):
             continue
         children = [k for k in out if (by_key[k].number or "").startswith(number + ".")]
-        if children and out.index(children[0]) > out.index(key):
+        near = [k for k in children if out.index(k) < HEADING_WINDOW]
+        after = near[-1] if near else children[0] if children else None
+        if after is not None and out.index(after) > out.index(key):
             out.remove(key)
-            out.insert(out.index(children[0]) + 1, key)
+            out.insert(out.index(after) + 1, key)
     return out
 
 
@@ -813,19 +820,27 @@ def _title_order(conn, plan: QueryPlan, lang: str | None, release: str | None, b
     hits = []
     rank = {"name": 0, "alias": 1, "phrase": 1, "word": 2, "correction": 2}
     single = len([t for t in plan.terms if t.origin in ("word", "correction")]) <= 1
+    # A question's names count as things typed too: the glossary names common words (Damage,
+    # Player, During), and the title of one of them is no sign of what a longer question asks.
+    question = needs_dense(plan)  # keyword-shaped queries ("graveyard order") keep a section's title
+    one_thing = len({t.phrase for t in plan.terms if t.origin in ("word", "correction", "name")
+                     and (t.lang in plan.languages or not plan.languages)}) <= 1
     ruled_out = _ruled_out(titles, plan.excluded)
     for term in sorted(plan.terms, key=lambda t: rank.get(t.origin, 3)):
         if lang is not None and term.lang != lang:
             continue
         if term.origin in ("word", "correction") and not single:
             continue  # a plain word of a question is too weak a sign (クリーチャー, card)
-        if not single and vocabulary is not None and len(term.phrase.split()) == 1 \
-                and vocabulary.docs.get(term.phrase.lower(), 0) > COMMON:
+        common = vocabulary is not None and len(term.phrase.split()) == 1 \
+            and vocabulary.docs.get(term.phrase.lower(), 0) > COMMON
+        if not single and common:
             continue
         words = english_stems(english_key(term.phrase)) if term.lang == "en" else tuple(term.phrase.split())
         for rel, number, _kind in titles.get((term.lang, words), []):
             if number in ruled_out:
                 continue  # a sense the words typed rule out ("counters" is not Counter, 701.6)
+            if common and not one_thing and question and number and re.fullmatch(r"\d{3}", number):
+                continue  # a whole section titled by a common word (120 Damage, 402 Hand): a topic, not the answer
             hits.append(LexicalHit(None, "rule", rel, term.lang, number, None, "", -1.0))
     return _group_order(conn, hits, by_key, "title") if hits else []
 
