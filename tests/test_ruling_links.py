@@ -3,7 +3,9 @@
 The floors are the quality measured when the linker was last tuned (bench/bench_ruling_links.py
 prints the figures, round 7 on 349 labels: tune half precision 96.4 %, wiki linked 75.6 %, card
 linked 82.3 %, recall 66.8 %; frozen half 92.7 %, 72.0 %, 50.4 %, 40.6 %; round 7's held-out draw alone
-88.0 % precise, 55.6 % linked), a few points under, each half its own, so
+88.0 % precise, 55.6 % linked; round 8 added a held-out draw of 72, 13 applying no rule, measured before
+any change at 80.0 % precise and 47.5 % linked, which took the frozen half to 89.3 % precise and 49.5 %
+linked), a few points under, each half its own, so
 that a change making the links worse fails here. The linker puts precision before coverage (no
 link rather than a wrong one), and the issue's targets (precision 90 %, 90 % of wiki and 80 % of
 card rulings linked) are not reached by the lexical linker yet: ``test_issue_targets`` is an
@@ -25,10 +27,11 @@ from kb.ruling_links.evaluate import LABELS, evaluate, load_labels, stored_links
 HOWS = {"cited", "template", "keyword+similarity", "topic+similarity", "similarity", "parent"}
 FLOORS = {
     "tune": {"precision": 0.93, "wiki linked": 0.72, "card linked": 0.79, "recall": 0.64},
-    "frozen": {"precision": 0.90, "wiki linked": 0.68, "card linked": 0.47, "recall": 0.37},
+    "frozen": {"precision": 0.87, "wiki linked": 0.68, "card linked": 0.47, "recall": 0.35},
 }
 # round 7's held-out draw (seed 20261205, all frozen) alone: 25 links, 22 right; 25 of 45 rulings linked
-DRAW_FLOORS = {20261205: {"precision": 0.84, "card linked": 0.51}}
+# round 8's (seed 20261202, all frozen, 59 applying a rule): 30 links, 24 right; 28 of 59 linked
+DRAW_FLOORS = {20261205: {"precision": 0.84, "card linked": 0.51}, 20261202: {"precision": 0.76, "card linked": 0.44}}
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +43,7 @@ def scores(kb_db):
 def test_labels_are_many_and_name_real_rules(kb_db):
     release, labels = load_labels()
     assert sum(l.kind == "wiki" for l in labels) >= 50 and sum(l.kind == "card" for l in labels) >= 285
-    assert sum(l.draw == 20261205 for l in labels) >= 40
+    assert sum(l.draw == 20261205 for l in labels) >= 40 and sum(l.draw == 20261202 for l in labels) >= 60
     assert {l.split for l in labels} == {"tune", "frozen"}
     assert sum(l.split == "frozen" for l in labels) >= len(labels) // 4
     numbers = {n for (n,) in kb_db.execute("select number from rules where lang = 'en' and release = ?", [release])}

@@ -253,9 +253,8 @@ class Linker:
         decision = Decision()
         cited = self._cited(ruling, decision)
         context = [k for k in self.context_keywords(ruling.keywords, ruling.subjects) if not k.generic]
-        if NAMED_AS_CONTEXT and ruling.use_topics and not context:
-            context = [k for k in self.mentioned_keywords(ruling) if not k.generic]
-        elif WIKI_NAMED_AS_CONTEXT and not ruling.use_topics and not context and not ruling.keywords_if_named:
+        if not context and ((NAMED_AS_CONTEXT and ruling.use_topics) or (
+                WIKI_NAMED_AS_CONTEXT and not ruling.use_topics and not ruling.keywords_if_named)):
             context = [k for k in self.mentioned_keywords(ruling) if not k.generic]
         elif NAMED_NARROW and ruling.use_topics and len(context) > 1:
             # a card with several keywords (Search and Shuffle): a ruling naming some of them is about those
