@@ -67,8 +67,9 @@ TOPIC_OVER_KEYWORD = 1.5  # a topic's rule beats its keyword's clearly best subr
 NAMED_AS_CONTEXT = True  # a card ruling of a card with no keyword: the keywords the ruling names narrow it
 NAMED_NARROW = True  # ... and one of a card with several keywords that names some of them is narrowed to those
 # a wiki ruling whose page gives no keyword (a diff view cut above the page's lead, a page whose name was not
-# read): the keywords the ruling names narrow it, as a card's with none (round 8: 諜報's diff view)
-WIKI_NAMED_AS_CONTEXT = True
+# read): whether the keywords the ruling names narrow it, as a card's with none. Off: on round 8's unseen pages
+# (諜報's diff view) it linked 7 more rulings, 2 right (the Japanese words put 701.25c first for 701.25d)
+WIKI_NAMED_AS_CONTEXT = False
 MAX_LINKS = 3  # kept for callers; one link each by similarity (a second was more often wrong)
 
 
