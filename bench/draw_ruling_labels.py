@@ -1,4 +1,4 @@
-"""Draw card rulings to label by hand, by seed, spread over keywords (round 7: seed 20261205).
+"""Draw card rulings to label by hand, by seed, spread over keywords (round 7: seed 20261205; round 8: 20261202).
 
     python bench/draw_ruling_labels.py --seed 20261205 --n 48 [--db kb.db]
 
@@ -28,9 +28,13 @@ from kb.ruling_links.evaluate import load_labels
 
 def draw(conn, seed: int, n: int, redraw: int | None = None) -> list[tuple[str, str, str, str]]:
     """(stratum, card, date, text) of each ruling drawn; ``redraw``: the seed of a batch already labelled, whose
-    labels are left out of "labelled", so the draw that made it is made again (a test checks it is)."""
+    labels and those of every batch after it (later in the file) are left out of "labelled", so the draw that
+    made it is made again (a test checks it is)."""
     _, labels = load_labels()
-    labelled_texts = {l.key[-1] for l in labels if redraw is None or l.draw != redraw}
+    if redraw is not None:
+        first = next((k for k, l in enumerate(labels) if l.draw == redraw), len(labels))
+        labels = labels[:first]
+    labelled_texts = {l.key[-1] for l in labels}
     keywords: dict[int, set[str]] = defaultdict(set)
     for card_id, keyword in conn.execute("select card_id, keyword from card_keywords where card_id is not null"):
         keywords[card_id].add(keyword)

@@ -112,6 +112,7 @@ def documents_from_text(text: str, source: str, form: str | None = None) -> list
                              revision=revision.label, form="diff")
         if not revision.whole:
             doc.truncated, doc.truncated_reason = True, revision.partial_reason
+        _place_leading_list(doc, view)
         documents.append(doc)
     titles = {d.title for d in documents if d.title}
     if len(titles) == 1:  # one page: a revision whose lead gives no title takes the other's
@@ -125,6 +126,35 @@ def documents_from_text(text: str, source: str, form: str | None = None) -> list
         documents.append(parse_rendered(rest, source, first_line=view.rendered_from + 1,
                                         revision=view.rendered_label, title=title))
     return documents
+
+
+def _place_leading_list(doc: WikiDocument, view) -> None:
+    """A diff view's hunk that starts part-way through a page (``21行:``) may begin inside a section with
+    its heading above the hunk: the list items before the first heading the view shows are in a section
+    the view does not name. The edit summary may name it (``(ルール)``, ``(→Rulings)``, MediaWiki's
+    section autocomment): a ruling section so named is their heading. Otherwise each such item is a
+    warning naming its line (round 8: 諜報's ``diff=next`` view lost its four rulings without one).
+    """
+    if not view.hunk_starts or min(view.hunk_starts[0]) <= 1:
+        return
+    leading = []
+    for block in doc.blocks:
+        if isinstance(block, Heading):
+            break
+        if isinstance(block, ListItem) and block.text:
+            leading.append(block)
+    if not leading:
+        return
+    named = next(((name.lstrip("→←\u200e "), line) for name, line in view.summary_sections
+                  if is_ruling_heading(name.lstrip("→←\u200e "))), None)
+    if named:
+        doc.blocks.insert(0, Heading(named[0], 2, named[1]))
+        return
+    for block in leading:
+        doc.problems.append(IngestProblem(
+            doc.source, block.line, "warning", "wiki-list-no-section",
+            f"a list item before the first heading this view shows (it starts at line {view.hunk_starts[0][0]} of"
+            " the page): its section is not known, so it is stored as no ruling"))
 
 
 def parse_wiki_page(path: str | Path, display_path: str | None = None, *,

@@ -41,8 +41,15 @@ from .records import IngestProblem
 # Hunk headers: "| 1行： |" + "1行： |", "1行: | 1行: | ||", "1行: 1行:"
 _HUNK_MARKED = re.compile(r"^\|\s*(?P<n>\d+)行[：:]\s*\|\s*$")
 _HUNK_MARKED_RIGHT = re.compile(r"^(?P<n>\d+)行[：:]\s*\|\s*$")
-_HUNK_PIPES = re.compile(r"^(?P<l>\d+)行[：:]\s*\|\s*(?P<r>\d+)行[：:]\s*\|[\s|]*$")
+# the two-column table flattened with "|" after each cell: "21行: | 21行: |", and the English wiki's
+# "Line 37: | Line 37: | ||" (round 8: an English view in this form was read as no diff at all)
+_HUNK_PIPES = re.compile(r"^(?:(?P<l>\d+)行[：:]\s*\|\s*(?P<r>\d+)行[：:]|Line (?P<le>\d+):\s*\|\s*Line (?P<re>\d+):)"
+                         r"\s*\|[\s|]*$")
 _HUNK_PLAIN = re.compile(r"^(?:(?P<l>\d+)行[：:]\s*(?P<r>\d+)行[：:]|Line (?P<le>\d+):\s*Line (?P<re>\d+):)\s*$")
+# an edit summary that is a section autocomment, as views print it: "(ルール)", "(→ルール)", "(→Rulings: typo)",
+# "/* ルール */"; only a short name counts (a sentence in parentheses is a summary, no section)
+_SUMMARY_SECTION = re.compile(r"^(?:[(（]\s*(?:→|←)?\u200e?\s*(?P<s>[^()（）→:：]{1,12}?)\s*(?:[:：][^()（）]*)?[)）]"
+                              r"|/\*\s*(?P<s2>[^*]{1,12}?)\s*\*/)\s*$")
 _RENDERED_START = re.compile(r"^(?:\S.*時点における(?:最新)?版|(?:Latest revision|Revision) as of .+)\s*$")
 
 
@@ -71,6 +78,9 @@ class DiffView:
     rendered_label: str | None
     truncated: bool  # the last row is cut (no closing pipe)
     problems: list = field(default_factory=list)
+    # what the header holds in parentheses ("(版間での差分)", an edit summary: "(ルール)", "(→Rulings)",
+    # "/* ルール */", MediaWiki's section autocomment) and its line: the section a hunk part-way through is in
+    summary_sections: list[tuple[str, int]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -250,6 +260,7 @@ def read_rows(lines: list[str], source: str, first_line: int = 1) -> tuple[list[
     hunk_starts: list[tuple[int, int]] = []
     segments: list[list[tuple[int, str]]] = []
     rendered_from = rendered_label = None
+    summary_sections: list[tuple[str, int]] = []
     k = 0
     while k < len(numbered):
         number, raw = numbered[k]
@@ -280,6 +291,8 @@ def read_rows(lines: list[str], source: str, first_line: int = 1) -> tuple[list[
                     k += 1
             elif line.startswith("最新版") and "編集中の文章" in line:
                 left_label, right_label = "最新版", "編集中の文章"
+            elif title is not None and (m_sum := _SUMMARY_SECTION.match(line)):
+                summary_sections.append(((m_sum["s"] or m_sum["s2"]).strip(), number))
             elif title is None and line and not line.startswith(("(", "（", "提供", "移動", "|")):
                 m_edit = re.match(r"^「(?P<t>.+)」を編集中$", line)
                 title = m_edit.group("t") if m_edit else re.sub(r": Difference between revisions$", "", line)
@@ -316,7 +329,7 @@ def read_rows(lines: list[str], source: str, first_line: int = 1) -> tuple[list[
         else:
             rows += _rows_interleaved(segment, hunk)
     view = DiffView(title, left_label, right_label, rows, hunk_starts, flavour or "none",
-                    rendered_from, rendered_label, truncated, problems)
+                    rendered_from, rendered_label, truncated, problems, summary_sections)
     return rows, view
 
 

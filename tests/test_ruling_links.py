@@ -3,7 +3,9 @@
 The floors are the quality measured when the linker was last tuned (bench/bench_ruling_links.py
 prints the figures, round 7 on 349 labels: tune half precision 96.4 %, wiki linked 75.6 %, card
 linked 82.3 %, recall 66.8 %; frozen half 92.7 %, 72.0 %, 50.4 %, 40.6 %; round 7's held-out draw alone
-88.0 % precise, 55.6 % linked), a few points under, each half its own, so
+88.0 % precise, 55.6 % linked; round 8 added a held-out draw of 72, 13 applying no rule, measured before
+any change at 80.0 % precise and 47.5 % linked, which took the frozen half to 89.3 % precise and 49.5 %
+linked), a few points under, each half its own, so
 that a change making the links worse fails here. The linker puts precision before coverage (no
 link rather than a wrong one), and the issue's targets (precision 90 %, 90 % of wiki and 80 % of
 card rulings linked) are not reached by the lexical linker yet: ``test_issue_targets`` is an
@@ -25,10 +27,11 @@ from kb.ruling_links.evaluate import LABELS, evaluate, load_labels, stored_links
 HOWS = {"cited", "template", "keyword+similarity", "topic+similarity", "similarity", "parent"}
 FLOORS = {
     "tune": {"precision": 0.93, "wiki linked": 0.72, "card linked": 0.79, "recall": 0.64},
-    "frozen": {"precision": 0.90, "wiki linked": 0.68, "card linked": 0.47, "recall": 0.37},
+    "frozen": {"precision": 0.87, "wiki linked": 0.68, "card linked": 0.47, "recall": 0.35},
 }
 # round 7's held-out draw (seed 20261205, all frozen) alone: 25 links, 22 right; 25 of 45 rulings linked
-DRAW_FLOORS = {20261205: {"precision": 0.84, "card linked": 0.51}}
+# round 8's (seed 20261202, all frozen, 59 applying a rule): 30 links, 24 right; 28 of 59 linked
+DRAW_FLOORS = {20261205: {"precision": 0.84, "card linked": 0.51}, 20261202: {"precision": 0.76, "card linked": 0.44}}
 
 
 @pytest.fixture(scope="module")
@@ -40,12 +43,13 @@ def scores(kb_db):
 def test_labels_are_many_and_name_real_rules(kb_db):
     release, labels = load_labels()
     assert sum(l.kind == "wiki" for l in labels) >= 50 and sum(l.kind == "card" for l in labels) >= 285
-    assert sum(l.draw == 20261205 for l in labels) >= 40
+    assert sum(l.draw == 20261205 for l in labels) >= 40 and sum(l.draw == 20261202 for l in labels) >= 60
     assert {l.split for l in labels} == {"tune", "frozen"}
     assert sum(l.split == "frozen" for l in labels) >= len(labels) // 4
     numbers = {n for (n,) in kb_db.execute("select number from rules where lang = 'en' and release = ?", [release])}
     assert [n for l in labels for n in l.rules + l.also if n not in numbers] == []
-    assert all(l.rules for l in labels)
+    # a label with no rules says so: the ruling applies only its card's own wording
+    assert all(l.rules or l.note.startswith("none applies") for l in labels)
 
 
 def test_every_labelled_ruling_is_in_the_database(scores):
@@ -359,3 +363,20 @@ def test_a_keyword_page_ruling_nearer_another_subrule_does_not_get_the_definitio
     wiki = Ruling("Search: look at all the cards and find a card that matches the description.", "en", None,
                   ("Search",))
     assert [link.number for link in linker.link(wiki).links] == ["701.23a"]
+
+
+def test_a_wiki_ruling_whose_page_gives_no_keyword_is_narrowed_by_the_keyword_it_names(kb_db, monkeypatch):
+    """Round 8: a diff view cut above its page's lead (諜報's ``diff=next``) has no page keyword; with
+    ``WIKI_NAMED_AS_CONTEXT`` its rulings are narrowed by the keyword they name, as a card ruling's named keyword
+    does. Off by default (precision first: on the unseen pages it linked 7 more, 2 right): no link then."""
+    import kb.ruling_links.linker as linker_module
+    from kb.japanese import search_form
+    from kb.load.ruling_links import _Releases
+
+    releases = _Releases(kb_db.conn)
+    index = RuleIndex(kb_db.conn, releases.newest_en, releases.newest_ja)
+    text = "諜報を行う際、見たカードはすべて墓地に置いてもよく、すべてライブラリーの一番上に望む順番で置いてもよい。"
+    ruling = Ruling(text, "ja", search_form(text))
+    assert Linker(index).link(ruling).links == []
+    monkeypatch.setattr(linker_module, "WIKI_NAMED_AS_CONTEXT", True)
+    assert [link.number for link in Linker(index).link(ruling).links] == [index.keyword("Surveil").number + "a"]

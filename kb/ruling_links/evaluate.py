@@ -10,6 +10,10 @@ labelled ruling (the same wiki ruling in several files of a page) is counted.
 - **recall**: labelled ``rules`` linked / all labelled ``rules``;
 - **linked**: rulings with at least one link / rulings.
 
+A label with no ``rules`` says the ruling applies no rule of the CR (only its card's own wording,
+``note = "none applies: …"``): it is not counted among the rulings to link; a link it gets is wrong
+unless to one of its ``also`` (counted in precision), and is counted in ``none_linked``.
+
 :func:`stored_links` reads what the build stored; :func:`live_links` runs a
 :class:`~kb.ruling_links.Linker` over the labelled rulings only (for tuning).
 """
@@ -45,6 +49,8 @@ class Score:
     missing: list = field(default_factory=list)  # labels with no stored ruling
     wrong: list = field(default_factory=list)  # (label, linked numbers) with a wrong link
     unlinked: list = field(default_factory=list)
+    none: int = 0  # rulings labelled as applying no rule (not in ``rulings``)
+    none_linked: int = 0  # ... of them linked all the same
 
     @property
     def precision(self) -> float:
@@ -59,8 +65,9 @@ class Score:
         return self.linked / self.rulings if self.rulings else 0.0
 
     def line(self) -> str:
+        none = f"  (+{self.none} applying no rule, {self.none_linked} linked)" if self.none else ""
         return (f"{self.rulings:4d} rulings  linked {self.linked_share:6.1%}  precision {self.precision:6.1%}"
-                f" ({self.correct_links}/{self.links})  recall {self.recall:6.1%} ({self.found}/{self.required})")
+                f" ({self.correct_links}/{self.links})  recall {self.recall:6.1%} ({self.found}/{self.required})" + none)
 
 
 def load_labels(path: Path = LABELS) -> tuple[str, list[Label]]:
@@ -105,9 +112,16 @@ def evaluate(conn, labels: list[Label], release: str, links_of) -> dict[tuple[st
             links = links_of(label.kind, ruling_id)
             predicted = {lid for lid, _ in links}
             for s in targets:
+                s.links += len(predicted)
+                if not label.rules:  # applies no rule: only its links count (in precision)
+                    s.none += 1
+                    s.none_linked += bool(predicted)
+                    s.correct_links += len(predicted & accepted)
+                    if predicted - accepted:
+                        s.wrong.append((label, [n for lid, n in links if lid not in accepted]))
+                    continue
                 s.rulings += 1
                 s.linked += bool(predicted)
-                s.links += len(predicted)
                 s.correct_links += len(predicted & accepted)
                 s.required += len(required)
                 s.found += len(predicted & required)

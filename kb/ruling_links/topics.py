@@ -407,8 +407,8 @@ def template_rule(text: str) -> str | None:
 # a ruling on a keyword's page that says one of these applies that rule, not the keyword's subrule.
 JA_TEMPLATES: tuple[Template, ...] = (
     Template("608.2b", _re(r"対象(?:が|は)?(?:すべて|全て)?不正(?:な対象)?に?な|対象不適正|すべて不正な対象")),
-    Template("608.2c", _re(r"(?:書かれている|書かれた|記載されている|記載された|記されている)順(?:序|番)?に(?:従って)?"
-                           r"(?:解決|処理|実行)")),
+    Template("608.2c", _re(r"(?:書かれている|書かれた|記載されている|記載された|記されている)(?:通りの|とおりの)?順(?:序|番)?(?:に|で)(?:従って)?"
+                           r"(?:解決|処理|実行|行う|行われる)")),
     Template("400.7", _re(r"新しいオブジェクト")),
     Template("406.3", _re(r"(?:表|裏)向きで追放(?:され|する)")),
     Template("701.6a", _re(r"打ち消され(?:た|る)(?:場合|ならば|なら)")),
