@@ -70,7 +70,7 @@ SOURCE_KINDS = {
 }
 ENGINE_PROJECTS = ("XMage", "Forge", "phase.rs")
 SCENARIO_KEYS = {"id", "rule", "title", "source", "also", "seed", "explore", "decisions", "setup", "action",
-                 "expect", "outcomes"}
+                 "expect", "outcomes", "unread_ok"}
 PLAYER_ZONES = {"library", "hand", "graveyard", "battlefield", "exile", "outside", "mana", "life", "poison"}
 ZONE_NAMES = {"library": ZoneKind.LIBRARY, "hand": ZoneKind.HAND, "graveyard": ZoneKind.GRAVEYARD,
               "exile": ZoneKind.EXILE, "battlefield": ZoneKind.BATTLEFIELD, "outside": ZoneKind.OUTSIDE,
@@ -103,6 +103,9 @@ class Scenario:
     line: int
     lines: tuple[str, ...] = field(repr=False, default=())
     end: int = 0
+    # Lines of its permanents that the grammar doesn't read and that what the scenario claims doesn't depend on,
+    # each with the reason: {"Card name: line N": "why"} (``unread_ok``; checked by :func:`_say_what_was_not_read`).
+    unread_ok: dict[str, str] = field(default_factory=dict)
 
     def line_of(self, key: str) -> int:
         """The line of ``key`` inside this scenario, else the scenario's first line."""
@@ -130,8 +133,10 @@ class ScenarioResult:
     trace: list[str]
     outcomes: int = 1
     # Lines of its permanents' text the grammar doesn't read (:func:`unread_in_play`): a pass with some
-    # may pass only because a line that matters was never applied.
+    # may pass only because a line that matters was never applied. Those the scenario declares it doesn't
+    # depend on (``unread_ok``) are in ``unread_declared`` instead.
     unread: list[str] = field(default_factory=list)
+    unread_declared: list[str] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         s = self.scenario
@@ -139,6 +144,7 @@ class ScenarioResult:
             "id": s.id, "keyword": s.keyword, "rules": list(s.rules), "title": s.title, "source": s.source,
             "file": f"{s.path}:{s.line}", "passed": self.passed, "failures": self.failures,
             "outcomes": self.outcomes, "trace": self.trace, "unread": self.unread,
+            "unread_declared": self.unread_declared,
         }
 
 
@@ -254,12 +260,20 @@ def _scenario(raw: dict[str, Any], module: ModuleType, path: str, line: int, end
         raise fail("explore = true walks every choice: leave out decisions", "decisions")
     if raw.get("outcomes") and not raw.get("explore"):
         raise fail("[[scenario.outcomes]] needs explore = true", "outcomes")
+    unread_ok: dict[str, str] = {}
+    for entry in raw.get("unread_ok", []):
+        if not (isinstance(entry, dict) and set(entry) == {"card", "line", "why"} and isinstance(entry["line"], int)
+                and str(entry["why"]).strip()):
+            raise fail("unread_ok holds { card, line, why } tables: a line of a permanent the grammar doesn't read, "
+                       "and why what the scenario claims doesn't depend on it", "unread_ok")
+        _check_card(pool, entry["card"], fail, "unread_ok")
+        unread_ok[f"{entry['card']}: line {entry['line']}"] = str(entry["why"])
     scenario = Scenario(
         id=raw["id"], keyword=module.KEYWORD, module=module, rules=tuple(rules), title=raw["title"],
         source=source, also=tuple(also), setup=raw.get("setup", {}), actions=actions,
         decisions=list(raw.get("decisions", [])), explore=bool(raw.get("explore", False)),
         expect=raw.get("expect", {}), outcomes=raw.get("outcomes", []), seed=int(raw.get("seed", 0)),
-        path=path, line=line, lines=lines, end=end,
+        path=path, line=line, lines=lines, end=end, unread_ok=unread_ok,
     )
     _check_names(scenario, pool, fail)
     return scenario
@@ -414,6 +428,8 @@ class ScenarioSetup:
             if spec.get("loyalty"):          # a planeswalker's loyalty counters (its printed loyalty as it enters)
                 c.counters = {**c.counters, "loyalty": int(spec["loyalty"])}
             c.phased_out = bool(spec.get("phased_out", False))
+            if spec.get("chosen_name"):      # the card name chosen as it entered (Pithing Needle: Name — CR 201.4)
+                self.state.designate(card, f"chosen name: {spec['chosen_name']}")
         elif kind is ZoneKind.EXILE and spec.get("counters"):     # a suspended card's time counters (Suspend — CR 702.62b)
             c.counters = _setup_counters(spec["counters"])
         self.names.setdefault(oracle.name, []).append(card)
@@ -1131,8 +1147,9 @@ def run_scenario(scenario: Scenario, pool: CardPool | None = None, *, max_outcom
                      + ", ".join(f"{k}: {v}" for k, v in exploration.by_first_choice.items()))
         for o in exploration.outcomes:
             trace.append(f"  outcome [{' / '.join(o.choices) or 'no choice'}]: " + _summary(o.state))
-        unread = _say_what_was_not_read(first, failures, trace)
-        return ScenarioResult(scenario, not failures, _dedupe(failures), trace, len(exploration.outcomes), unread)
+        unread, declared = _say_what_was_not_read(first, failures, trace, scenario)
+        return ScenarioResult(scenario, not failures, _dedupe(failures), trace, len(exploration.outcomes), unread,
+                              declared)
     scripted = Scripted(scenario.decisions)
     recorder = RecordingChooser(scripted)
     state = setup.state
@@ -1172,8 +1189,8 @@ def run_scenario(scenario: Scenario, pool: CardPool | None = None, *, max_outcom
     failures += _check_state(state, scenario.expect, pool, recorder, scenario)
     failures += [f"impossible state (our bug): {p}" for p in state.problems()]
     trace.append("result: " + _summary(state))
-    unread = _say_what_was_not_read(state, failures, trace)
-    return ScenarioResult(scenario, not failures, failures, trace, unread=unread)
+    unread, declared = _say_what_was_not_read(state, failures, trace, scenario)
+    return ScenarioResult(scenario, not failures, failures, trace, unread=unread, unread_declared=declared)
 
 
 def unread_in_play(state: GameState) -> list[str]:
@@ -1187,28 +1204,67 @@ def unread_in_play(state: GameState) -> list[str]:
     for event in state.events:
         if event.kind is EventKind.MOVE and "battlefield" in f"{event.source or ''} {event.destination or ''}":
             ids.update(event.cards)
+    # A face-down permanent has no text (Face-Down Spells and Permanents — CR 708.2a): a card that was on the
+    # battlefield only face down (manifested, cloaked, cast face down and never turned up) never had these lines.
+    turned_up = {i for e in state.events if e.kind is EventKind.TURN_FACE_UP for i in e.cards}
+    def only_face_down(i: int) -> bool:
+        if i in turned_up:
+            return False
+        if i in state.battlefield.cards:
+            return state.cards[i].face_down is not None
+        known = state.last_known.get(i)
+        return known is not None and known.face_down
     out: list[str] = []
     for name, oracle in sorted({(state.cards[i].oracle.name, state.cards[i].oracle) for i in ids
-                                if i in state.cards}, key=lambda item: item[0]):
+                                if i in state.cards and not only_face_down(i)}, key=lambda item: item[0]):
         for ability in oracle.parsed.abilities:
-            if not ability.parsed:
+            if not ability.parsed and not _read_by_a_module(ability.text):
                 out.append(f"{name}: line {ability.line} {ability.text!r}")
     return list(dict.fromkeys(out))
 
 
-def _say_what_was_not_read(state: GameState, failures: list[str], trace: list[str]) -> list[str]:
+def _module_line_patterns() -> list[re.Pattern[str]]:
+    """The lines modules apply by reading their text, where the grammar has no template (``READS_LINES`` of an
+    action module, of ``engine.static`` and of ``engine.combat``): Parallel Lives' doubling, Varolz's scavenge …"""
+    from .engine import combat, static
+    return [p for m in (*ACTIONS, static, combat) for p in getattr(m, "READS_LINES", ())]
+
+
+def _read_by_a_module(text: str) -> bool:
+    return any(p.search(text) for p in _module_line_patterns())
+
+
+def line_key(line: str) -> str:
+    """``Pithing Needle: line 2`` of an :func:`unread_in_play` entry."""
+    m = re.match(r"^(.*?: line \d+) ", line)
+    return m.group(1) if m else line
+
+
+def _say_what_was_not_read(state: GameState, failures: list[str], trace: list[str],
+                           scenario: Scenario) -> tuple[list[str], list[str]]:
     """A run whose permanents have lines the grammar doesn't read says so: a failing one first of all (the
-    missing line is the likely reason, not the engine's rules), a passing one in its trace."""
-    unread = unread_in_play(state)
+    missing line is the likely reason, not the engine's rules), a passing one in its trace. The lines the
+    scenario declares (``unread_ok``: what it claims doesn't depend on them, and why) are set apart; a
+    declared line that the run doesn't have unread (the grammar reads it now, or the card never was a
+    permanent) fails the run, so a declaration never outlives its reason."""
+    lines = unread_in_play(state)
+    declared = [line for line in lines if line_key(line) in scenario.unread_ok]
+    unread = [line for line in lines if line not in declared]
+    seen = {line_key(line) for line in declared}
+    for key in scenario.unread_ok:
+        if key not in seen:
+            failures.append(f"unread_ok declares {key}, but the run has no such unread line (the grammar reads it "
+                            "now, or it never was a permanent's): take the declaration out")
+    if declared:
+        trace.append("not read by the grammar, and declared not needed by the scenario: "
+                     + "; ".join(f"{line} ({scenario.unread_ok[line_key(line)]})" for line in declared))
     if not unread:
-        return unread
-    # "Not applied" unless an action module reads the line's text itself (create.py does Parallel Lives').
-    trace.append("not read by the grammar (applied only where an action module reads the text itself): "
-                 + "; ".join(unread))
+        return unread, declared
+    trace.append("not read by the grammar: " + "; ".join(unread))
     if failures:
         failures.insert(0, "needs what the engine can't do yet: a permanent's line isn't read by the grammar: "
                         + "; ".join(unread))
-    return unread
+    return unread, declared
 
 
 class _Wrap:

@@ -18,6 +18,7 @@ each such effect doubles again.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from ..choices import Chooser
@@ -47,6 +48,8 @@ PREDEFINED = {
 """The abilities of the predefined artifact tokens (Tokens — CR 111.10)."""
 
 DOUBLER = "if an effect would create one or more tokens under your control, it creates twice that many of those tokens instead"
+READS_LINES = (re.compile(re.escape(DOUBLER) + r"\.?$", re.IGNORECASE),)
+"""Lines this module applies by reading their text (the grammar has no template): a run doesn't report them unread."""
 
 STEP_KEYS = {"player", "token", "count"}
 """``do = "create"``: ``player`` creates ``count`` ``token`` tokens (a predefined one: ``Clue``, ``Treasure``,

@@ -40,6 +40,8 @@ STEP_KEYS = {"player", "card", "targets"}
 
 _COST = re.compile(r"^escape—((?:\{[^}]+\})+), exile (\w+) other cards? from your graveyard", re.IGNORECASE)
 _WITH = re.compile(r"escapes with (\w+) ([+-]\d/[+-]\d) counters? on it", re.IGNORECASE)
+READS_LINES = (re.compile(r"^~ escapes with (\w+) ([+-]\d/[+-]\d) counters? on it\.$", re.IGNORECASE),)
+"""Lines this module applies by reading their text (the grammar has no template): a run doesn't report them unread."""
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
 
 

@@ -80,6 +80,10 @@ _SAME_IS_TRUE = re.compile(r"^at the beginning of each upkeep, creatures you con
                            r"of turn if a creature you control has (?P=first)\. the same is true for (?P<rest>[a-z ,]+)\.$")
 
 
+READS_LINES = (_GRANTED, _SAME_IS_TRUE)
+"""Lines this module applies by reading their text (the grammar has no template): a run doesn't report them unread."""
+
+
 def _same_is_true(card: Card) -> list[tuple[int, list[str]]]:
     """(line, keyword titles) of "… The same is true for [keywords]." upkeep abilities (Concerted Effort), read by text:
     the grammar has no template for it."""

@@ -25,6 +25,7 @@ spells don't apply to an activation.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from ..choices import Chooser, Decision, Option, decide, first_legal
@@ -43,6 +44,8 @@ SUMMARY = "Pay its cost and exile the card from your graveyard: put +1/+1 counte
 OUT_OF_REACH: dict[str, str] = {}
 
 _VAROLZ = "each creature card in your graveyard has scavenge. the scavenge cost is equal to its mana cost."
+READS_LINES = (re.compile(re.escape(_VAROLZ) + "$", re.IGNORECASE),)
+"""Lines this module applies by reading their text (the grammar has no template): a run doesn't report them unread."""
 STEP_KEYS = {"player", "card", "targets"}
 """The keys of the scenario step ``do = "scavenge"`` (``targets`` = [the creature])."""
 

@@ -41,6 +41,7 @@ A permanent that leaves the battlefield, changes controller or stops being a cre
 
 from __future__ import annotations
 
+import re
 from typing import Mapping, Sequence
 
 from ..choices import Chooser, first_legal
@@ -298,6 +299,10 @@ def protected_from(state: GameState, card: int, source: int) -> bool:
         if q.endswith("s") and q[:-1].capitalize() in ch.types:
             return True
     return False
+
+
+READS_LINES = (re.compile(r"^~ can block (an additional creature|any number of creatures) each combat\.$", re.IGNORECASE),)
+"""Lines applied here by reading their text (:func:`can_block_additional`): a run doesn't report them unread."""
 
 
 def can_block_additional(state: GameState, blocker: int) -> int:

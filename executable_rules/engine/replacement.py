@@ -72,6 +72,8 @@ def enter_battlefield(state: GameState, card: int, controller: str, *, tapped: b
                     notes.append("tapped (\"if you don't, it enters tapped\": Replacement Effects — CR 614.1c)")
             elif ability.static == "as_enters_sacrifice" and ability.tree is not None:
                 _as_enters_sacrifice(state, card, controller, ability.text)
+            elif ability.static == "as_enters_choose" and re.search(r"choose an? (nonland )?card name\.$", ability.text):
+                notes.append(_choose_card_name(state, card, controller, ability.text, choose))
             elif ability.static == "enters_with_counters" and ability.tree is not None:
                 kicks_each = "for each time it was kicked" in ability.text      # multikicker: Kicker — CR 702.33c
                 if "for each" in ability.text and not kicks_each:
@@ -171,6 +173,30 @@ def _as_enters_may(state: GameState, card: int, controller: str, text: str, choo
         lose_life(state, controller, int(answer.value),
                   detail=f"pays {answer.value} life as {name} enters (Life — CR 119.4)")
     return True
+
+
+def _choose_card_name(state: GameState, card: int, controller: str, text: str, choose: Chooser) -> str:
+    """"As ~ enters, choose a card name." (Pithing Needle; "a nonland card name", Phyrexian Revoker): its controller
+    names a card as it enters (Replacement Effects — CR 614.12), the name of a card, not of a token (Name — CR 201.4),
+    with the characteristics asked for (201.4a). The names offered are those of the cards in the game: a scenario
+    names what it needs, and exploring every choice stays finite. The name is kept on the permanent as
+    ``chosen name: …`` (:func:`chosen_name`)."""
+    nonland = "nonland card name" in text
+    names = sorted({c.oracle.name for c in state.cards.values() if not c.oracle.is_token
+                    and not (nonland and "Land" in c.oracle.types)})
+    name = state.cards[card].oracle.name
+    citation = Citation("Name", "201.4a" if nonland else "201.4")
+    answer = decide(state, Decision.of(controller, f"as {name} enters: choose a {'nonland ' if nonland else ''}card name",
+                                       citation, [Option(n, n) for n in names]), choose)
+    state.designate(card, f"chosen name: {answer.value}")
+    return f"the chosen name is {answer.value} (Name — CR 201.4)"
+
+
+def chosen_name(state: GameState, card: int) -> str | None:
+    """The card name chosen as ``card`` entered (:func:`_choose_card_name`), if any."""
+    return next((name.removeprefix("chosen name: ") for c, incarnation, name in state.designations
+                 if c == card and incarnation == state.incarnation.get(card, 0) and name.startswith("chosen name: ")),
+                None)
 
 
 def _as_enters_sacrifice(state: GameState, card: int, controller: str, text: str) -> None:

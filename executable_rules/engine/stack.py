@@ -500,6 +500,14 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
     costs, body = tree.children[0], tree.children[-1]
     assert isinstance(costs, Tree) and isinstance(body, Tree)
     name = f"{c.oracle.name}'s ability"
+    from .static import activation_forbidden
+    mana_ability = ("add_mana" in ability.effects or "double_mana" in ability.effects) and not target_specs(body)
+    forbidding = activation_forbidden(state, card, mana_ability)
+    if forbidding is not None:
+        raise IllegalChoice(f"activate {name}", f"{forbidding} names {c.oracle.name}: activated abilities of sources "
+                            "with the chosen name can't be activated" + ("" if mana_ability else
+                                                                         " (this one isn't a mana ability)"),
+                            Citation("Activating Activated Abilities", "602.5"))
     _check_restrictions(state, player, card, ability, costs, body, name)
     with state.action(f"activate {name}"):
         specs = target_specs(body)

@@ -16,6 +16,8 @@ A face-down permanent has no abilities (Face-Down Spells and Permanents — CR 7
 
 from __future__ import annotations
 
+import re
+
 from ..model import Card, GameState, ZoneKind
 
 
@@ -74,6 +76,34 @@ def top_card_revealed_by(state: GameState, player: str) -> str | None:
         if card.controller == player:
             return card.oracle.name
     return None
+
+
+def activation_forbidden(state: GameState, card: int, mana_ability: bool) -> str | None:
+    """The permanent whose "Activated abilities of sources with the chosen name can't be activated [unless they're
+    mana abilities]" (Pithing Needle, Phyrexian Revoker) forbids activating an ability of ``card`` now, or ``None``.
+    A source is any object with the name, in any zone (a card in hand cycling too); a face-down object has no
+    name (Face-Down Spells and Permanents — CR 708.2a), and a face-down Needle no ability. (Activating Activated
+    Abilities — CR 602.5: a prohibited ability can't begin to be activated.)"""
+    from .replacement import chosen_name
+    name = state.cards[card].name
+    if name is None:
+        return None
+    for p in state.permanents():
+        if p.face_down:
+            continue
+        for ability in p.oracle.parsed.abilities:
+            if ability.static != "no_activate_named":
+                continue
+            if mana_ability and "unless they're mana abilities" in ability.text:
+                continue
+            if chosen_name(state, p.id) == name:
+                return p.oracle.name
+    return None
+
+
+READS_LINES = (re.compile(r"^if an opponent would face a villainous choice, they face that choice an additional time\.$",
+                          re.IGNORECASE),)
+"""Lines applied here by reading their text (the grammar has no template): a run doesn't report them unread."""
 
 
 def additional_villainous_choices(state: GameState, player: str) -> list[str]:

@@ -106,6 +106,7 @@ def check(target, corpus, db, as_json, failures_only, scenarios_dir):
 
         kb check 701.57a --json
     """
+    from executable_rules.scenarios import line_key as _key
     from executable_rules.scenarios import run_scenario
 
     from ..database import db_path, open_db
@@ -120,6 +121,8 @@ def check(target, corpus, db, as_json, failures_only, scenarios_dir):
             "target": target, "numbering": note, "scenarios": len(results),
             "passed": len(results) - len(failed), "failed": len(failed),
             "passed_with_unread_lines": sum(bool(r.unread) for r in results if r.passed),
+            "passed_with_declared_unread_lines": sum(bool(r.unread_declared) and not r.unread
+                                                     for r in results if r.passed),
             "results": [{**r.as_json(), "citations": [f"{r.scenario.keyword} — CR {n}" for n in r.scenario.rules]}
                         for r in results],
         }, ensure_ascii=False, indent=2))
@@ -133,12 +136,19 @@ def check(target, corpus, db, as_json, failures_only, scenarios_dir):
                 click.echo(f"     ✗ {failure}")
             if r.passed and r.unread:
                 click.echo(f"     ! passed with lines not read: {'; '.join(r.unread)}")
+            if r.passed and r.unread_declared:
+                why = r.scenario.unread_ok
+                click.echo("     ~ lines not read, which the scenario declares it doesn't depend on: " + "; ".join(
+                    f"{line} ({why.get(_key(line), '')})" for line in r.unread_declared))
             if not (failures_only and r.passed):
                 for line in r.trace:
                     click.echo(f"       {line}")
         noun = "scenario" if len(results) == 1 else "scenarios"
         unread = sum(bool(r.unread) for r in results if r.passed)
+        declared = sum(bool(r.unread_declared) and not r.unread for r in results if r.passed)
         click.echo(f"{len(results)} {noun} ({note}): {len(results) - len(failed)} passed, {len(failed)} failed"
-                   + (f"; {unread} passed with a line of a permanent not read (marked !)" if unread else ""))
+                   + (f"; {unread} passed with a line of a permanent not read (marked !)" if unread else "")
+                   + (f"; {declared} more with only lines they declare they don't depend on (marked ~)"
+                      if declared else ""))
     if failed:
         raise SystemExit(1)
