@@ -125,8 +125,34 @@ def _create(db) -> None:
             db[table].add_column("link_how", str)
 
 
+def _text_memo(ctx: BuildContext):
+    """The ruling and card texts' template, topics and card topics, remembered across builds
+    (:mod:`kb.load.text_memo`): the rulings' regular expressions are most of the step, and a new
+    release leaves every ruling's answer as it was."""
+    from ..ruling_links import topics
+    from .text_memo import TextMemo
+
+    memo = TextMemo(ctx.cache, "ruling links", ("kb.ruling_links.topics", "kb.ruling_links.text"))
+    same = (lambda v: v, lambda v: v)
+    terms = (tuple, list)  # english_terms gives a new list each call
+    targets = [("kb.ruling_links.similarity", "english_terms", *terms),
+               ("kb.ruling_links.index", "english_terms", *terms),
+               ("kb.ruling_links.linker", "template_rule", *same),
+               ("kb.ruling_links.linker", "template_rule_ja", *same),
+               (__name__, "card_topics", lambda v: tuple(sorted(v)), frozenset)]
+    if len(topics.BY_NAME) == len(topics.TOPICS):   # a topic is stored by its name
+        targets.append(("kb.ruling_links.linker", "ruling_topics", lambda v: tuple(t.name for t in v),
+                        lambda names: tuple(topics.BY_NAME[n] for n in names)))
+    return memo.patched(targets)
+
+
 def load_ruling_links(ctx: BuildContext) -> None:
     """The build step (see the module docstring)."""
+    with _text_memo(ctx):
+        _load_ruling_links(ctx)
+
+
+def _load_ruling_links(ctx: BuildContext) -> None:
     db = ctx.db
     tables = set(db.table_names())
     if not {"rule_lineage", "rules"} <= tables or not ({"rulings", "card_rulings"} & tables):
