@@ -83,56 +83,32 @@ def test_players_questions_top_3_floor(player_ranks, category):
     assert top3 >= PLAYER_FLOORS[category], f"{category}: top-3 {top3:.1%} under the floor {PLAYER_FLOORS[category]:.0%}"
 
 
-@pytest.fixture(scope="module")
-def player2_ranks(built_db):
-    return _ranks(built_db, load_cases(PLAYERS2, None))
-
-
-@pytest.mark.parametrize("category", list(PLAYER2_FLOORS))
-def test_second_players_set_top_3_floor(player2_ranks, category):
-    rows = [(c, r) for c, r, _ in player2_ranks if c["category"] == category]
-    top3 = sum(r is not None and r <= 3 for _, r in rows) / len(rows)
-    assert top3 >= PLAYER2_FLOORS[category], f"{category}: top-3 {top3:.1%} under the floor {PLAYER2_FLOORS[category]:.0%}"
-    assert all(found for _, _, found in player2_ranks), "a question with no answer"
+# The held-out sets of later rounds: one floor test over (set, category), the ranks of a set
+# computed once for all its categories.
+HELD_OUT_FLOORS = {"players2": (PLAYERS2, PLAYER2_FLOORS), "players3": (PLAYERS3, PLAYER3_FLOORS),
+                   "players4": (PLAYERS4, PLAYER4_FLOORS), "players5": (PLAYERS5, PLAYER5_FLOORS)}
 
 
 @pytest.fixture(scope="module")
-def player3_ranks(built_db):
-    return _ranks(built_db, load_cases(PLAYERS3, None))
+def held_out_ranks(built_db):
+    cache: dict[str, list] = {}
+
+    def ranks_of(name):
+        if name not in cache:
+            cache[name] = _ranks(built_db, load_cases(HELD_OUT_FLOORS[name][0], None))
+        return cache[name]
+    return ranks_of
 
 
-@pytest.mark.parametrize("category", list(PLAYER3_FLOORS))
-def test_third_players_set_top_3_floor(player3_ranks, category):
-    rows = [(c, r) for c, r, _ in player3_ranks if c["category"] == category]
+@pytest.mark.parametrize(("name", "category"),
+                         [(name, category) for name, (_, floors) in HELD_OUT_FLOORS.items() for category in floors])
+def test_held_out_players_set_top_3_floor(held_out_ranks, name, category):
+    floor = HELD_OUT_FLOORS[name][1][category]
+    set_ranks = held_out_ranks(name)
+    rows = [(c, r) for c, r, _ in set_ranks if c["category"] == category]
     top3 = sum(r is not None and r <= 3 for _, r in rows) / len(rows)
-    assert top3 >= PLAYER3_FLOORS[category], f"{category}: top-3 {top3:.1%} under the floor {PLAYER3_FLOORS[category]:.0%}"
-    assert all(found for _, _, found in player3_ranks), "a question with no answer"
-
-
-@pytest.fixture(scope="module")
-def player4_ranks(built_db):
-    return _ranks(built_db, load_cases(PLAYERS4, None))
-
-
-@pytest.mark.parametrize("category", list(PLAYER4_FLOORS))
-def test_fourth_players_set_top_3_floor(player4_ranks, category):
-    rows = [(c, r) for c, r, _ in player4_ranks if c["category"] == category]
-    top3 = sum(r is not None and r <= 3 for _, r in rows) / len(rows)
-    assert top3 >= PLAYER4_FLOORS[category], f"{category}: top-3 {top3:.1%} under the floor {PLAYER4_FLOORS[category]:.0%}"
-    assert all(found for _, _, found in player4_ranks), "a question with no answer"
-
-
-@pytest.fixture(scope="module")
-def player5_ranks(built_db):
-    return _ranks(built_db, load_cases(PLAYERS5, None))
-
-
-@pytest.mark.parametrize("category", list(PLAYER5_FLOORS))
-def test_fifth_players_set_top_3_floor(player5_ranks, category):
-    rows = [(c, r) for c, r, _ in player5_ranks if c["category"] == category]
-    top3 = sum(r is not None and r <= 3 for _, r in rows) / len(rows)
-    assert top3 >= PLAYER5_FLOORS[category], f"{category}: top-3 {top3:.1%} under the floor {PLAYER5_FLOORS[category]:.0%}"
-    assert all(found for _, _, found in player5_ranks), "a question with no answer"
+    assert top3 >= floor, f"{name} {category}: top-3 {top3:.1%} under the floor {floor:.0%}"
+    assert all(found for _, _, found in set_ranks), "a question with no answer"
 
 
 def test_players_long_questions_are_answered(player_ranks):
