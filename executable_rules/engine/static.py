@@ -82,8 +82,8 @@ def activation_forbidden(state: GameState, card: int, mana_ability: bool) -> str
     """The permanent whose "Activated abilities of sources with the chosen name can't be activated [unless they're
     mana abilities]" (Pithing Needle, Phyrexian Revoker) forbids activating an ability of ``card`` now, or ``None``.
     A source is any object with the name, in any zone (a card in hand cycling too); a face-down object has no
-    name (Face-Down Spells and Permanents — CR 708.2a), and a face-down Needle no ability. (Activating Activated
-    Abilities — CR 602.5: a prohibited ability can't begin to be activated.)"""
+    name (Face-Down Spells and Permanents — CR 708.2a), and a face-down Needle no ability.
+    (Activating Activated Abilities — CR 602.5: a prohibited ability can't begin to be activated.)"""
     from .replacement import chosen_name
     name = state.cards[card].name
     if name is None:
