@@ -203,9 +203,10 @@ class Linker:
                     of_members[doc] = float(values[w])
         return top, of_members
 
-    def _topic_docs(self, ruling: Ruling, members: set[int]) -> dict[int, bool]:
+    def _topic_docs(self, ruling: Ruling, members: set[int]) -> dict[int, float]:
         """The rules of the topics an English ruling names (outside its keywords' ``members``), each
-        with whether its card's text has the topic too (kb.ruling_links.topics)."""
+        with the similarity it needs to be chosen: less when its card's text has the topic too, more
+        for a CR section's topic (kb.ruling_links.topics)."""
         if not ruling.use_topics or ruling.lang == "ja":
             return {}
         topics = ruling_topics(ruling.text)
@@ -216,23 +217,28 @@ class Linker:
         if found is None:
             found = {}
             for topic in topics:
-                confirmed = topic.name in ruling.card_topics
+                need = topic.min_similarity if topic.min_similarity is not None else (
+                    TOPIC_MIN_CONFIRMED if topic.name in ruling.card_topics else TOPIC_MIN)
                 for i in self.index.topic_members(topic):
                     if i not in members:
-                        found[i] = found.get(i, False) or confirmed
+                        found[i] = min(found.get(i, need), need)
             if len(self._topic_cache) > 4096:
                 self._topic_cache.clear()
             self._topic_cache[key] = found
         return found
 
-    def _topic_choice(self, of_topics: dict[int, float], confirmed: dict[int, bool]):
-        """The topics' rule most similar to the ruling, when similar enough and ahead of the next."""
-        ranked = sorted(((s, i) for i, s in of_topics.items()), reverse=True)
-        t1, ti = ranked[0]
-        t2 = ranked[1][0] if len(ranked) > 1 else 0.0
-        need = TOPIC_MIN_CONFIRMED if confirmed.get(ti) else TOPIC_MIN
-        if t1 >= need and t1 - t2 >= TOPIC_MARGIN:
-            return (ti, "topic+similarity", t1 + TOPIC_BONUS, t1)
+    def _topic_choice(self, of_topics: dict[int, float], need: dict[int, float]):
+        """The topics' rule most similar to the ruling, when similar enough and ahead of the next: first
+        among the general topics' rules, then (when none is) among the CR sections' (which ask more)."""
+        general = {i: s for i, s in of_topics.items() if need[i] <= TOPIC_MIN}
+        for group in (general, {i: s for i, s in of_topics.items() if i not in general}):
+            if not group:
+                continue
+            ranked = sorted(((s, i) for i, s in group.items()), reverse=True)
+            t1, ti = ranked[0]
+            t2 = ranked[1][0] if len(ranked) > 1 else 0.0
+            if t1 >= need[ti] and t1 - t2 >= TOPIC_MARGIN:
+                return (ti, "topic+similarity", t1 + TOPIC_BONUS, t1)
         return None
 
     def link(self, ruling: Ruling, *, similar=None) -> Decision:
@@ -290,7 +296,8 @@ class Linker:
         chosen: tuple[int, str, float, float] | None = None  # doc, how, score, similarity
         by_subrule = False  # chosen as its keyword's clearly best subrule (not its definition)
         picked = self._topic_choice(of_topics, topic_docs) if of_topics else None
-        outside = [(s, i) for s, i in top if i not in of_members and i not in of_topics]
+        # a CR section's rule (a section topic) still competes as a rule outside the keyword, as it did untopicked
+        outside = [(s, i) for s, i in top if i not in of_members and (i not in of_topics or topic_docs[i] > TOPIC_MIN)]
         if members:
             ranked = sorted(((s, i) for i, s in of_members.items()), reverse=True)
             s1, m1 = ranked[0]

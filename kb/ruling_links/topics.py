@@ -35,10 +35,49 @@ class Topic:
     rules: tuple[str, ...]  # number prefixes: "608.2b" is that subrule, "111" every rule of 111
     ruling: re.Pattern  # a ruling about it says this
     card: re.Pattern | None = None  # a card that can meet it says this (None: no card cue)
+    min_similarity: float | None = None  # the similarity its rules need (None: the linker's TOPIC_MIN)
 
 
 def _re(pattern: str) -> re.Pattern:
     return re.compile(pattern, re.IGNORECASE | re.MULTILINE)
+
+
+# The CR sections about one kind of card or one game concept that no keyword (701.x, 702.x) covers: a card
+# ruling that names the concept (a dungeon, a double-faced card, a die roll, the monarch …) is about that
+# section's rules; the card cue is the same words in its Oracle text.
+SECTION_MIN = 0.40  # a section's rules share its concept's words with many rulings: more similarity asked
+
+
+def _section(name: str, rules: tuple[str, ...], words: str) -> Topic:
+    return Topic(name, rules, _re(words), _re(words), SECTION_MIN)
+
+
+SECTION_TOPICS: tuple[Topic, ...] = (
+    _section("dungeons", ("309",), r"\bdungeons?\b"),  # Dungeons — CR 309
+    _section("battles", ("310",), r"\bbattles?\b(?! ?field)|\bdefense counters?\b|\bprotector\b"),  # Battles — CR 310
+    _section("planes", ("311", "312", "901"), r"\bplanes?\b|\bplanar (?:die|deck)\b|\bphenomen(?:on|a)\b|\bplaneswalk(?:s|ed|ing)?\b"),  # Planes — CR 311
+    _section("loyalty", ("306", "606"), r"\bloyalty\b"),  # Planeswalkers — CR 306; Loyalty Abilities — CR 606
+    _section("double-faced", ("712",), r"\bdouble-faced\b|\b(?:front|back) face\b"),  # Double-Faced Cards — CR 712
+    _section("split cards", ("709",), r"\bsplit cards?\b|\b(?:both|each|either) halves?\b"),  # Split Cards — CR 709
+    _section("flip cards", ("710",), r"\bflip cards?\b|\bflipped\b"),  # Flip Cards — CR 710
+    _section("dice", ("706",), r"\broll(?:s|ed|ing)? (?:a |the |one or more |two |\w+ )?(?:d\d+|dice|die)\b|\bd20\b|\bresults? table\b|\broll again\b"),  # Rolling a Die — CR 706
+    _section("sagas", ("714",), r"\bsagas?\b|\blore counters?\b|\bchapter abilit(?:y|ies)\b"),  # Saga Cards — CR 714
+    _section("adventures", ("715",), r"\bon an adventure\b|\badventurer cards?\b|\bcast (?:it |\w+ )?as an adventure\b"),  # Adventurer Cards — CR 715
+    _section("classes", ("716",), r"\bclass (?:cards?|enchantments?)\b|\blevel \d+\b"),  # Class Cards — CR 716
+    _section("attractions", ("717",), r"\battractions?\b"),  # Attraction Cards — CR 717
+    _section("cases", ("719",), r"\bsolved?\b|\bcase cards?\b"),  # Case Cards — CR 719
+    _section("monarch", ("725",), r"\bmonarch\b"),  # The Monarch — CR 725
+    _section("initiative", ("726",), r"\binitiative\b|\bundercity\b"),  # The Initiative — CR 726
+    _section("day and night", ("731",), r"\bbecomes? (?:day|night)\b|\bday or night\b|\bneither day nor night\b"),  # Day and Night — CR 731
+    _section("merging", ("730",), r"\bmerged\b"),  # Merging with Permanents — CR 730
+    _section("subgames", ("729",), r"\bsubgames?\b"),  # Subgames — CR 729
+    _section("controlling a player", ("723",), r"\bcontrols? (?:another|that|target|an opponent's|each) player\b|\bcontrol (?:of )?(?:his|her|their|your) (?:next )?turn\b"),  # Controlling Another Player — CR 723
+    _section("ending the turn", ("724",), r"\bends? the turn\b|\bending the turn\b"),  # Ending Turns and Phases — CR 724
+    _section("commander", ("903",), r"\bcommanders?\b|\bcommand zone\b"),  # Commander — CR 903
+    _section("two-headed giant", ("810",), r"\btwo-headed giant\b|\bteammates?\b"),  # Two-Headed Giant Variant — CR 810
+    _section("emblems", ("114",), r"\bemblems?\b"),  # Emblems — CR 114
+    _section("turn steps", ("502", "503", "504", "505", "513", "514"), r"\b(?:untap step|upkeep|draw step|main phase|end step|cleanup step)\b"),  # Turn Structure — CR 500
+)
 
 
 # Ordered from the most specific wording to the most general; the rules of each are all candidates.
@@ -111,6 +150,8 @@ TOPICS: tuple[Topic, ...] = (
               r"|\bwill become unattached\b")),
     Topic("hand and library", ("401", "402"),
           _re(r"\bmaximum hand size\b|\bno cards in (?:their|your|its) library\b")),
+    # the CR's sections on a kind of card or a game concept (3xx, 7xx, 9xx): a ruling naming one applies it
+    *SECTION_TOPICS,
 )
 
 BY_NAME = {t.name: t for t in TOPICS}
