@@ -23,6 +23,8 @@ blocks as the Japanese ones; what differs is words, collected here:
 '20170929'
 >>> heading_with_edit_link("Rules[edit | edit source]"), heading_with_edit_link("Rulings [edit]")
 ('Rules', 'Rulings')
+>>> heading_with_edit_link("Rulings[ | ]"), heading_with_edit_link("Description[]"), heading_with_edit_link("[ | ]")
+('Rulings', 'Description', None)
 """
 
 from __future__ import annotations
@@ -43,7 +45,9 @@ CHROME = re.compile(
     r"^(?:From MTG Wiki|From the MTG Wiki|Jump to navigation(?: Jump to search)?|Jump to: navigation, search"
     r"|We have begun migration of most wikis.*|Scryfall Search|Scryfall Statistics|Other Symbols)$"
 )
-_EDIT_LINK = re.compile(r"^(?P<heading>[^\[\]]{1,60}?)\s*\[edit(?: \| edit source)?\]$")
+# Fandom's copies print the edit link's icons as nothing: "Rulings[ | ]" (round 9: read as a paragraph, so a
+# Rulings section so headed gave no ruling and "Example[ | ]" after it was taken for one)
+_EDIT_LINK = re.compile(r"^(?P<heading>[^\[\]]{1,60}?)\s*\[(?:edit(?: \| edit source)?|\s*\|?\s*)\]$")
 LEAD = _LEAD = re.compile(
     r"^(?P<name>[A-Z][A-Za-z0-9 '’!\-]{1,40}?) (?:is|are|was) (?:an? |the )?(?P<rest>.*)$")
 _KIND = re.compile(r"\b(keyword action|keyword ability)\b", re.IGNORECASE)

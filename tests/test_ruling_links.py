@@ -380,3 +380,28 @@ def test_a_wiki_ruling_whose_page_gives_no_keyword_is_narrowed_by_the_keyword_it
     assert Linker(index).link(ruling).links == []
     monkeypatch.setattr(linker_module, "WIKI_NAMED_AS_CONTEXT", True)
     assert [link.number for link in Linker(index).link(ruling).links] == [index.keyword("Surveil").number + "a"]
+
+
+def test_a_card_ruling_naming_a_cr_sections_concept_finds_that_sections_rule(kb_db):
+    """Round 9: a ruling about a dungeon, day and night or a Two-Headed Giant game, on a card with no keyword
+    for it, has that CR section's rules as candidates (kb.ruling_links.topics.SECTION_TOPICS), asked more
+    similarity than a general topic's; a ruling naming no such concept is decided as before."""
+    from kb.ruling_links.topics import SECTION_MIN, card_topics, ruling_topics
+
+    linker = Linker(RuleIndex(kb_db.conn, *_newest(kb_db)))
+    cases = {
+        "Dungeon cards aren't part of your deck or sideboard; they begin outside the game.": "309.2",
+        "If it's day and the previous turn's active player cast no spells during that turn, it becomes night.": "731.2a",
+        "In a Two-Headed Giant game, if either player on a team loses the game, the whole team loses.": "810.8a",
+    }
+    card = card_topics("When this creature enters, venture into the dungeon.")
+    assert "dungeons" in card
+    for text, number in cases.items():
+        assert any(t.min_similarity == SECTION_MIN for t in ruling_topics(text)), text
+        decision = linker.link(Ruling(text, "en", None, (), card_topics=card, use_topics=True))
+        assert [(link.number, link.how) for link in decision.links] == [(number, "topic+similarity")], text
+    # the same words with the section's concept left out name no section, and find no link by it
+    plain = "Cards aren't part of your deck or sideboard; they begin outside the game."
+    assert not any(t.min_similarity == SECTION_MIN for t in ruling_topics(plain))
+    assert all(link.how != "topic+similarity"
+               for link in linker.link(Ruling(plain, "en", None, (), card_topics=card, use_topics=True)).links)
