@@ -50,7 +50,7 @@ _HUNK_PLAIN = re.compile(r"^(?:(?P<l>\d+)行[：:]\s*(?P<r>\d+)行[：:]|Line (?
 # "/* ルール */"; only a short name counts (a sentence in parentheses is a summary, no section). MediaWiki prints
 # a minor or bot edit's mark before it: "m (→Ruling: added a bullet)" (mtg.wiki's Ward, diff=next&oldid=362331)
 _SUMMARY_SECTION = re.compile(r"^(?:(?:m|b|細|ボ)\s*)?(?:[(（]\s*(?:→|←)?\u200e?\s*(?P<s>[^()（）→:：]{1,12}?)\s*(?:[:：][^()（）]*)?[)）]"
-                              r"|/\*\s*(?P<s2>[^*]{1,12}?)\s*\*/)\s*$")
+                              r"|/\*\s*(?P<s2>[^*]{1,12}?)\s*\*/)[\s|]*$")
 _RENDERED_START = re.compile(r"^(?:\S.*時点における(?:最新)?版|(?:Latest revision|Revision) as of .+)\s*$")
 
 

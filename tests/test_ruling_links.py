@@ -31,7 +31,9 @@ FLOORS = {
 }
 # round 7's held-out draw (seed 20261205, all frozen) alone: 25 links, 22 right; 25 of 45 rulings linked
 # round 8's (seed 20261202, all frozen, 59 applying a rule): 30 links, 24 right; 28 of 59 linked
-DRAW_FLOORS = {20261205: {"precision": 0.84, "card linked": 0.51}, 20261202: {"precision": 0.76, "card linked": 0.44}}
+# round 9's (seed 20261206, all frozen, 32 applying a rule): 18 links, 15 right; 17 of 32 linked
+DRAW_FLOORS = {20261205: {"precision": 0.84, "card linked": 0.51}, 20261202: {"precision": 0.76, "card linked": 0.44},
+               20261206: {"precision": 0.80, "card linked": 0.50}}
 
 
 @pytest.fixture(scope="module")
@@ -405,3 +407,20 @@ def test_a_card_ruling_naming_a_cr_sections_concept_finds_that_sections_rule(kb_
     assert not any(t.min_similarity == SECTION_MIN for t in ruling_topics(plain))
     assert all(link.how != "topic+similarity"
                for link in linker.link(Ruling(plain, "en", None, (), card_topics=card, use_topics=True)).links)
+
+
+def test_the_round_9_draw_is_made_again_by_its_seed(kb_db):
+    """The 40 labelled rulings of draw 20261206 (8 applying no CR rule, kept with ``rules = []``) are the 40
+    that bench/draw_ruling_labels.py draws with that seed, once every earlier batch is labelled."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(LABELS).parents[1] / "bench" / "draw_ruling_labels.py"
+    spec = importlib.util.spec_from_file_location("draw_ruling_labels", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    drawn = module.draw(kb_db.conn, 20261206, 40, redraw=20261206)
+    _, labels = load_labels()
+    labelled = {l.key for l in labels if l.draw == 20261206}
+    assert len(labelled) == 40 and labelled == {(card, day, text) for _, card, day, text in drawn}
+    assert sum(1 for l in labels if l.draw == 20261206 and not l.rules) == 8

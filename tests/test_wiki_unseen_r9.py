@@ -10,6 +10,10 @@ https://mtg.wiki/index.php?diff=next&oldid=362327&title=Ward) and the rendered r
   minor edit, ``m (→Ruling: added … bullet)``: before round 9 the ``m`` (MediaWiki's minor-edit mark)
   hid the summary, and the section's rulings were three ``wiki-list-no-section`` warnings, no ruling.
 - The singular ``==Ruling==`` heading, in the diff's wikitext and in the rendered revision: already read.
+- A Japanese view flattened with pipes whose summary carries the minor-edit mark and a pipe after it,
+  ``細 (→ルール) |`` (the form of http://mtgwiki.com/index.php?diff=next&oldid=86599&title=%E6%BF%80%E7%AA%81,
+  激突/Clash, whose own summary names no section): the mark and the pipe hid the summary, so a hunk inside
+  the ルール section gave warnings and no ruling.
 - A Fandom copy's headings keep their edit link's brackets with the icons gone, ``Description[ | ]`` (as in
   the corpus's ``Connive__fandom-rendered`` excerpt, which has no rulings section): a ``Rulings[ | ]``
   heading was read as a paragraph, its rulings lost without a warning, and the ``Example[ | ]`` heading
@@ -167,3 +171,26 @@ def test_a_fandom_heading_with_its_emptied_edit_link(heading):
     assert [r.text for r in records if isinstance(r, Ruling)] == [FIRST, ADDED]
     sections = [r.heading for r in records if type(r).__name__ == "WikiSection"]
     assert "Description" in sections and "Example" in sections
+
+
+JA_PIPED = """激突
+提供:MTG Wiki
+(版間での差分)
+細 (→ルール) |
+|||
+21行: | 21行: | ||
+*激突で公開したカードは、一番上か一番下に置く。 | *激突で公開したカードは、一番上か一番下に置く。 | ||
++ | *激突を行うことは、対戦相手と激突を行うこととは異なる。 | ||
+"""
+
+
+def test_a_piped_japanese_summary_with_the_minor_edit_mark_names_the_section():
+    records = _records(JA_PIPED, "激突__diff-next-wikitext__excerpt.txt")
+    assert [(r.section, r.text) for r in records if isinstance(r, Ruling)] == [
+        ("ルール", "激突で公開したカードは、一番上か一番下に置く。")] * 2 + [
+        ("ルール", "激突を行うことは、対戦相手と激突を行うこととは異なる。")]
+    assert not [r for r in records if isinstance(r, IngestProblem) and r.code == "wiki-list-no-section"]
+    # a summary naming another section still leaves them unplaced, each a warning at its line
+    other = _records(JA_PIPED.replace("(→ルール)", "(→参考)"), "激突__diff-next-wikitext__excerpt.txt")
+    assert not [r for r in other if isinstance(r, Ruling)]
+    assert {r.line for r in other if isinstance(r, IngestProblem) and r.code == "wiki-list-no-section"} == {7, 8}
