@@ -36,9 +36,9 @@ from dataclasses import replace
 from ingest.records import IngestProblem
 
 from ..build import BuildContext
-from ..ruling_links import Linker, Ruling, RuleIndex
+from ..ruling_links import Linker, RuleIndex, Ruling
+from ..ruling_links.functions import TextFunctions
 from ..ruling_links.linker import Decision, Link
-from ..ruling_links.topics import card_topics
 from ..schema import create_tables
 
 _LINK_COLUMNS = {
@@ -125,34 +125,38 @@ def _create(db) -> None:
             db[table].add_column("link_how", str)
 
 
-def _text_memo(ctx: BuildContext):
-    """The ruling and card texts' template, topics and card topics, remembered across builds
-    (:mod:`kb.load.text_memo`): the rulings' regular expressions are most of the step, and a new
-    release leaves every ruling's answer as it was."""
+def _remembering_functions(memo) -> TextFunctions:
+    """The functions of a text the linker calls (:class:`~kb.ruling_links.functions.TextFunctions`), each
+    remembering its answers in ``memo`` (:mod:`kb.load.text_memo`): the rulings' regular expressions are
+    most of the step, and a new release leaves every ruling's answer as it was."""
     from ..ruling_links import topics
-    from .text_memo import TextMemo
 
-    memo = TextMemo(ctx.cache, "ruling links", ("kb.ruling_links.topics", "kb.ruling_links.text"))
+    plain = TextFunctions()
     same = (lambda v: v, lambda v: v)
-    terms = (tuple, list)  # english_terms gives a new list each call
-    targets = [("kb.ruling_links.similarity", "english_terms", *terms),
-               ("kb.ruling_links.index", "english_terms", *terms),
-               ("kb.ruling_links.linker", "template_rule", *same),
-               ("kb.ruling_links.linker", "template_rule_ja", *same),
-               (__name__, "card_topics", lambda v: tuple(sorted(v)), frozenset)]
+    ruling_topics = plain.ruling_topics
     if len(topics.BY_NAME) == len(topics.TOPICS):   # a topic is stored by its name
-        targets.append(("kb.ruling_links.linker", "ruling_topics", lambda v: tuple(t.name for t in v),
-                        lambda names: tuple(topics.BY_NAME[n] for n in names)))
-    return memo.patched(targets)
+        ruling_topics = memo.wrap("kb.ruling_links.topics.ruling_topics", plain.ruling_topics,
+                                  lambda v: tuple(t.name for t in v), lambda names: tuple(topics.BY_NAME[n] for n in names))
+    return TextFunctions(
+        # english_terms gives a new list each call
+        english_terms=memo.wrap("kb.ruling_links.text.english_terms", plain.english_terms, tuple, list),
+        template_rule=memo.wrap("kb.ruling_links.topics.template_rule", plain.template_rule, *same),
+        template_rule_ja=memo.wrap("kb.ruling_links.topics.template_rule_ja", plain.template_rule_ja, *same),
+        ruling_topics=ruling_topics,
+        card_topics=memo.wrap("kb.ruling_links.topics.card_topics", plain.card_topics,
+                              lambda v: tuple(sorted(v)), frozenset))
 
 
 def load_ruling_links(ctx: BuildContext) -> None:
     """The build step (see the module docstring)."""
-    with _text_memo(ctx):
-        _load_ruling_links(ctx)
+    from .text_memo import TextMemo
+
+    memo = TextMemo(ctx.cache, "ruling links", ("kb.ruling_links.topics", "kb.ruling_links.text"))
+    _load_ruling_links(ctx, _remembering_functions(memo) if memo.enabled else TextFunctions())
+    memo.store()
 
 
-def _load_ruling_links(ctx: BuildContext) -> None:
+def _load_ruling_links(ctx: BuildContext, functions: TextFunctions) -> None:
     db = ctx.db
     tables = set(db.table_names())
     if not {"rule_lineage", "rules"} <= tables or not ({"rulings", "card_rulings"} & tables):
@@ -161,7 +165,7 @@ def _load_ruling_links(ctx: BuildContext) -> None:
     releases = _Releases(db.conn)
     if releases.newest_en is None:
         return
-    index = RuleIndex(db.conn, releases.newest_en, releases.newest_ja)
+    index = RuleIndex(db.conn, releases.newest_en, releases.newest_ja, functions=functions)
     linker = Linker(index)
     wiki = wiki_rulings(db) if "rulings" in tables else []
     cards = card_rulings(db, index) if "card_rulings" in tables else []
@@ -288,7 +292,7 @@ def card_rulings(db, index: RuleIndex) -> list[dict]:
     topics: dict[int, frozenset[str]] = {}
     if CARD_TOPICS and "cards" in tables:
         for card_id, text, faces in db.execute("select id, text, faces_text from cards"):
-            topics[card_id] = card_topics("\n".join(t for t in (text, faces) if t))
+            topics[card_id] = index.functions.card_topics("\n".join(t for t in (text, faces) if t))
     out = []
     for rid, card_id, card, day, text, sources, line in db.execute(
             "select id, card_id, card, date, text, sources, line from card_rulings order by id"):

@@ -13,20 +13,20 @@ any rule's text).
 :class:`TextMemo` keeps one dictionary per function, ``{digest of the text: answer}``,
 in one cache entry (namespace ``text-memo``) whose key is the source of every
 module the functions read (:func:`kb.cache.code_version`): other code is a
-miss, never a wrong answer. :meth:`TextMemo.patched` puts a remembering
-wrapper in place of a function where a module calls it (a name in that
-module's namespace), for the ``with`` block only; a call with other
-arguments than one string goes to the function itself. New answers are
-added to the entry when the block ends (up to :data:`MOST` a function, the
-latest kept; two builds writing at once lose only the other's additions).
+miss, never a wrong answer. :meth:`TextMemo.wrap` gives a remembering
+wrapper of a function, which the caller passes where the function would go
+(the ruling-link step builds a :class:`~kb.ruling_links.functions.TextFunctions`
+of them for the linker); a call with other arguments than one string goes
+to the function itself. :meth:`TextMemo.store` adds the new answers to the
+entry (up to :data:`MOST` a function, the latest kept; two builds writing at
+once lose only the other's additions).
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import importlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from ..cache import Cache, code_version
 
@@ -88,30 +88,6 @@ class TextMemo:
 
         remembered.__wrapped__ = function  # type: ignore[attr-defined]
         return remembered
-
-    @contextlib.contextmanager
-    def patched(self, targets: list[tuple[str, str, Callable, Callable]]) -> Iterator[None]:
-        """Within the block, ``module.name`` (for each ``(module, name, encode, decode)``) remembers its
-        answers; the functions are put back after, and new answers stored."""
-        if not self.enabled:
-            yield
-            return
-        saved = []
-        try:
-            for module_name, name, encode, decode in targets:
-                module = importlib.import_module(module_name)
-                original = getattr(module, name, None)
-                if not callable(original):
-                    continue  # the module no longer calls it by that name: nothing to remember
-                saved.append((module, name, original))
-                # by the function's own name: one function called from two modules shares its answers
-                own = f"{getattr(original, '__module__', module_name)}.{getattr(original, '__qualname__', name)}"
-                setattr(module, name, self.wrap(own, original, encode, decode))
-            yield
-        finally:
-            for module, name, original in saved:
-                setattr(module, name, original)
-        self.store()
 
     def store(self) -> None:
         """Write the answers back when some were added."""

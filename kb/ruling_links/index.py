@@ -24,7 +24,8 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from .text import english_terms, japanese_terms, with_pairs
+from .functions import TextFunctions
+from .text import japanese_terms, with_pairs
 
 try:  # matrices make linking a hundred thousand rulings a few seconds; without them, dicts do it slower
     import numpy as np
@@ -177,7 +178,9 @@ def _keyword_pattern(title: str) -> re.Pattern | None:
 class RuleIndex:
     """The newest release's rules, both languages, their vectors and the keywords (see the module docstring)."""
 
-    def __init__(self, conn, release_en: str, release_ja: str | None):
+    def __init__(self, conn, release_en: str, release_ja: str | None, *, functions: TextFunctions | None = None):
+        self.functions = functions or TextFunctions()
+        english_terms = self.functions.english_terms
         self.conn = conn
         self.release_en, self.release_ja = release_en, release_ja
         lineage_of = {n: lid for n, lid in conn.execute(
@@ -309,7 +312,7 @@ class RuleIndex:
         pattern, so a card's text costs a few set look-ups, not 250 regular expressions.
         """
         found: list[Keyword] = []
-        for s in dict.fromkeys(english_terms(text)):
+        for s in dict.fromkeys(self.functions.english_terms(text)):
             for k in self._by_first_stem.get(s, ()):
                 if k not in found and k.pattern is not None and k.pattern.search(text):
                     found.append(k)

@@ -37,9 +37,9 @@ from dataclasses import dataclass, field
 
 from ingest.rule_refs import find_citations
 
+from .functions import TextFunctions
 from .index import Keyword, RuleIndex
 from .similarity import LexicalSimilarity, Similarity
-from .topics import ruling_topics, template_rule, template_rule_ja
 
 # Set on the "tune" half of the labels only (bench/bench_ruling_links.py prints both halves).
 KEYWORD_MIN = 0.15  # a keyword's subrule: as similar as this to be chosen on its own
@@ -118,8 +118,10 @@ class Decision:
 
 class Linker:
     def __init__(self, index: RuleIndex, similarity: Similarity | None = None, *,
-                 threshold: float | None = None, context_bonus: float = CONTEXT_BONUS):
+                 threshold: float | None = None, context_bonus: float = CONTEXT_BONUS,
+                 functions: TextFunctions | None = None):
         self.index = index
+        self.functions = functions or index.functions  # the functions of a text it calls (kb.ruling_links.functions)
         self.similarity = similarity or LexicalSimilarity(index)
         self.threshold = THRESHOLD if threshold is None else threshold
         self.context_bonus = context_bonus
@@ -209,7 +211,7 @@ class Linker:
         for a CR section's topic (kb.ruling_links.topics)."""
         if not ruling.use_topics or ruling.lang == "ja":
             return {}
-        topics = ruling_topics(ruling.text)
+        topics = self.functions.ruling_topics(ruling.text)
         if not topics:
             return {}
         key = (topics, frozenset(t.name for t in topics) & ruling.card_topics, frozenset(members))
@@ -283,9 +285,9 @@ class Linker:
         template_doc = None
         if ruling.lang == "ja":
             if TEMPLATES_ON_WIKI:
-                template_doc = self.index.by_number.get(template_rule_ja(ruling.text) or "")
+                template_doc = self.index.by_number.get(self.functions.template_rule_ja(ruling.text) or "")
         elif ruling.use_topics or TEMPLATES_ON_WIKI:
-            template_doc = self.index.by_number.get(template_rule(ruling.text) or "")
+            template_doc = self.index.by_number.get(self.functions.template_rule(ruling.text) or "")
         top, of_members = self._view(similar if similar is not None else self._similar(ruling),
                                      set(members) | set(topic_docs) | ({template_doc} - {None}), TOP_K)
         template_similarity = of_members.get(template_doc, 0.0) if template_doc is not None else 0.0

@@ -21,7 +21,7 @@ from collections import defaultdict
 from typing import Protocol
 
 from .index import RuleIndex
-from .text import english_terms, japanese_terms, with_pairs
+from .text import japanese_terms, with_pairs
 
 
 class RulingText(Protocol):
@@ -67,7 +67,7 @@ class LexicalSimilarity:
             if not term_ja or not term_en:
                 continue
             keys = japanese_terms(search_form(term_ja))
-            stems = english_terms(term_en)
+            stems = self.index.functions.english_terms(term_en)
             if len(keys) == 1 and stems:
                 for s in stems:
                     if s not in out[keys[0]]:
@@ -81,7 +81,8 @@ class LexicalSimilarity:
         """Per ruling, ``(doc indexes, scores)`` arrays for English rulings (one matrix product for
         all of them), a dict for Japanese ones."""
         english = [k for k, r in enumerate(rulings) if r.lang != "ja"]
-        product = self.index.en.scores_many([with_pairs(english_terms(rulings[k].text)) for k in english])
+        terms = self.index.functions.english_terms
+        product = self.index.en.scores_many([with_pairs(terms(rulings[k].text)) for k in english])
         out: list = [None] * len(rulings)
         if product is None:
             return [self.scores(r) for r in rulings]
@@ -95,7 +96,7 @@ class LexicalSimilarity:
 
     def scores(self, ruling: RulingText) -> dict[int, float]:
         if ruling.lang != "ja":
-            return self.index.en.scores(with_pairs(english_terms(ruling.text)))
+            return self.index.en.scores(with_pairs(self.index.functions.english_terms(ruling.text)))
         form = ruling.search_ja or ""
         own = self.index.ja.scores(with_pairs(japanese_terms(form)))
         translated = self.index.en.scores(self.translate(form))
