@@ -23,8 +23,8 @@ from ..cache import code_version
 from . import ruling_links
 
 NAMESPACE = "ruling-links"
-MODULES = ("kb.load.ruling_links", "kb.load.ruling_links_cache", "kb.ruling_links.index", "kb.ruling_links.linker",
-           "kb.ruling_links.similarity", "kb.ruling_links.text", "kb.ruling_links.topics", "ingest.rule_refs")
+MODULES = ("kb.load.ruling_links", "kb.load.ruling_links_cache", "kb.ruling_links.functions", "kb.ruling_links.index",
+           "kb.ruling_links.linker", "kb.ruling_links.similarity", "kb.ruling_links.text", "kb.ruling_links.topics", "ingest.rule_refs")
 READS = ("rules", "rule_lineage", "examples", "glossary_pairs", "releases", "rulings", "wiki_pages",
          "card_rulings", "cards", "card_keywords")
 # Of the big tables, the linker reads only these columns, or only the newest releases' rows (see
