@@ -22,9 +22,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from executable_rules.card_pool import shared_card_pool  # noqa: E402
-from executable_rules.oracle.parser import parse_card  # noqa: E402
-from sample_engine_tests import CONSTANT, cards_added, git  # noqa: E402
+from sample_engine_tests import CONSTANT, cards_added, git
+
+from executable_rules.card_pool import shared_card_pool
+from executable_rules.oracle.parser import parse_card
 
 #: Named shapes (regular expressions over the normalised line), as the round-7 count named them.
 SHAPES = {
@@ -82,7 +83,7 @@ def main() -> None:
         shapes.update(seen_shapes)
         templates.update(seen_templates)
     print(f"# {len(files)} test files, {with_cards} adding cards; XMage "
-          f"{subprocess.run(['git', '--git-dir', str(args.mirror), 'rev-parse', 'HEAD'], capture_output=True, text=True).stdout.strip()}")
+          f"{subprocess.run(['git', '--git-dir', str(args.mirror), 'rev-parse', 'HEAD'], capture_output=True, text=True, check=True).stdout.strip()}")
     print("## shapes (test files with a card having an unread line of that shape)")
     for shape, n in shapes.most_common():
         print(f"{n:5d}  {shape}")

@@ -854,7 +854,7 @@ def gain_keyword(state: GameState, ctx: Context, node: Node, choose: Chooser) ->
 def create_token(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     """Create — CR 701.7a: put a token onto the battlefield; its name is its subtypes plus "Token" (Tokens — CR 111.4)."""
     count_node = _child(node, "token_count")
-    count = ctx.x if count_node is not None and text(count_node) == "x" else amount_of(count_node, ctx.x)
+    count = ctx.x if count_node is not None and text(count_node).lower() == "x" else amount_of(count_node, ctx.x)
     desc = _child(node, "token_desc")
     assert desc is not None
     from ..actions.create import create_tokens
