@@ -25,11 +25,11 @@ from lark import Token, Tree
 from ..choices import Chooser, Decision, Option, decide, first_legal
 from ..citation import Citation
 from ..errors import IllegalChoice, Unimplemented
-from ..model import Event, EventKind, Face, FaceKind, GameState, ManaCost, ObjectRef, Spell, TriggeredAbility, ZoneKind
+from ..model import AdditionalCost, Event, EventKind, Face, FaceKind, GameState, ManaCost, ObjectRef, Spell, TriggeredAbility, ZoneKind
 from ..oracle import Ability, parse_card
 from .keyword_abilities import abilities_of
 from .effects import Context, choose_targets, legal_targets, run_body, still_legal, target_specs
-from .layers import text
+from .layers import characteristics, text
 from .mana import Spending, pay_mana
 from .replacement import condition_holds, enter_battlefield, put_into_graveyard
 from .triggers import ability_of
@@ -375,6 +375,9 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
                 cost, pay_x = pay_part(state, player, card, chosen, cost, pay_x, choose)
             paid = tuple(pay_mana(state, player, cost, choose, chosen.name, pay_x, spent,
                                   spending=Spending("spell", card, from_graveyard)))
+        for extra_cost in chosen.additional_costs:    # "As an additional cost …, sacrifice a creature": Casting Spells — CR 601.2h
+            if not extra_cost.optional and extra_cost.kind in ("sacrifice", "discard"):
+                paid += (_pay_additional_cost(state, player, card, chosen.name, extra_cost, choose),)
         if collected:                                                                 # Collect Evidence — CR 701.59c
             paid += (f"{EVIDENCE} {evidence}",)
         spell = Spell(card, player, chosen, x, without_paying, kicked, tuple(targets), paid, spent=tuple(spent),
@@ -396,6 +399,30 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
         return spell
 
 
+
+
+def _pay_additional_cost(state: GameState, player: str, card: int, name: str, cost: AdditionalCost,
+                         choose: Chooser) -> str:
+    """Pay a spell's mandatory sacrifice or discard cost (Casting Spells — CR 601.2h); one that can't be paid makes the
+    cast illegal, and the whole cast is undone (601.2h, Handling Illegal Actions)."""
+    if cost.kind == "sacrifice":                                         # Sacrifice — CR 701.21a
+        pool = [p.id for p in state.permanents(player) if cost.type in characteristics(state, p.id).types]
+        options = [Option(f"sacrifice {state.cards[p].display_name}", p) for p in pool]
+    else:                                                                # Discard — CR 701.9a
+        pool = [h for h in state.player(player).hand.cards if h != card]
+        options = [Option(f"discard {state.cards[h].display_name}", h) for h in pool]
+    if not options:
+        raise IllegalChoice(f"cast {name}", f"its additional cost can't be paid: {cost.description}",
+                            Citation("Casting Spells", "601.2h"))
+    answer = decide(state, Decision.of(player, f"{name}: {cost.description}", Citation("Casting Spells", "601.2h"),
+                                       options), choose)
+    if cost.kind == "sacrifice":
+        from ..actions.sacrifice import sacrifice
+        sacrifice(state, player, answer.value, detail="sacrificed as an additional cost")
+    else:
+        from ..actions.discard import discard
+        discard(state, player, answer.value, detail="discarded as an additional cost")
+    return answer.label
 
 
 def resolve_top(state: GameState, choose: Chooser = first_legal) -> None:
