@@ -44,6 +44,8 @@ from __future__ import annotations
 import re
 from typing import Mapping, Sequence
 
+from lark import Token
+
 from ..choices import Chooser, first_legal
 from ..citation import Citation
 from ..errors import IllegalChoice
@@ -195,6 +197,11 @@ def restrictions(state: GameState, card: int) -> list[tuple[str, str]]:
                 found.append(("block fliers" if "creatures with flying" in line else "block", line))
             elif a.static == "cant_attack_or_block":
                 found += [("attack", line)] + ([("block", line)] if "or block" in line else [])
+            elif "can't be blocked by" in line:                 # "by Walls": a creature of that subtype can't block it
+                plural = next(str(t) for t in a.tree.scan_values(lambda v: isinstance(v, Token)
+                                                                  and v.type == "BLOCKED_BY_SUBTYPE"))
+                subtype = plural[:-3] + "f" if plural.endswith("ves") else plural[:-1]     # Elves → Elf, Walls → Wall
+                found.append((f"be blocked by {subtype}", line))
             else:
                 found.append(("block only fliers" if "can block only" in line else "be blocked", line))
     return found
@@ -388,8 +395,9 @@ def block_problem(state: GameState, blocker: int, attacker: int) -> tuple[str, C
         if kind == "block" or (kind == "block fliers" and "Flying" in a_kw) or (kind == "block only fliers"
                                                                                    and "Flying" not in a_kw):
             return f"{b.display_name} can't block {a_name}: {line}", _cite("509.1b")
-    if any(kind == "be blocked" for kind, _ in restrictions(state, attacker)):
-        return f"{a_name} can't be blocked", _cite("509.1b")
+    for kind, line in restrictions(state, attacker):
+        if kind == "be blocked" or (kind.startswith("be blocked by ") and kind[14:] in b_ch.subtypes):
+            return f"{a_name} can't be blocked by {b.display_name}: {line}", _cite("509.1b")
     walk = landwalk_problem(state, attacker, defender)
     if walk:
         return (f"{a_name} has {walk} and {defender} controls such a land: it can't be blocked",
