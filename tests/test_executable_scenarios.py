@@ -22,6 +22,11 @@ def test_scenario(scenario):
         + "\n".join(f"  FAIL: {f}" for f in result.failures)
         + "\n  trace:\n" + "\n".join(f"    {line}" for line in result.trace)
     )
+    # A pass with a permanent's line the grammar doesn't read proves less than it says (issue 11): the line is read,
+    # or the scenario declares it (unread_ok) with why what it checks doesn't depend on it.
+    assert not result.unread, (f"{scenario.path}:{scenario.line}: passes with lines the grammar doesn't read; read "
+                               "them, or declare each in unread_ok with why the scenario doesn't depend on it: "
+                               + "; ".join(result.unread))
 
 
 def test_ids_name_the_action_and_a_rule():

@@ -44,6 +44,8 @@ from __future__ import annotations
 import re
 from typing import Mapping, Sequence
 
+from lark import Token
+
 from ..choices import Chooser, first_legal
 from ..citation import Citation
 from ..errors import IllegalChoice
@@ -167,6 +169,44 @@ def summoning_sick(state: GameState, card: int) -> bool:
     return False
 
 
+_RESTRICTIONS = ("cant_block", "cant_attack_or_block", "cant_be_blocked")
+
+
+def restrictions(state: GameState, card: int) -> list[tuple[str, str]]:
+    """The restrictions on ``card`` from static abilities ("~ can't block.", "Enchanted creature can't attack or
+    block.", "Creatures your opponents control can't block.", "~ can't be blocked."): (kind, the line) pairs, kind
+    ``attack``, ``block``, ``block fliers``, ``be blocked`` or ``block only fliers``. A restriction the model can't
+    judge ("can't attack alone", "can't be blocked except by …") stops with needs what the engine can't do yet."""
+    from ..errors import Unimplemented
+    from .layers import affects
+    found: list[tuple[str, str]] = []
+    target = state.cards[card]
+    for permanent in state.permanents():
+        if permanent.face_down:
+            continue
+        for a in permanent.oracle.parsed.abilities:
+            if a.static not in _RESTRICTIONS or a.tree is None:
+                continue
+            who = next(a.tree.find_data("object_or_self")).children[0]
+            if not affects(state, permanent, who, target):
+                continue
+            line = a.text.replace("~", permanent.oracle.name)
+            if "alone" in line or "except by" in line:
+                raise Unimplemented(f"{permanent.oracle.name}: {line}")
+            if a.static == "cant_block":
+                found.append(("block fliers" if "creatures with flying" in line else "block", line))
+            elif a.static == "cant_attack_or_block":
+                found += [("attack", line)] + ([("block", line)] if "or block" in line else [])
+            elif "can't be blocked by" in line:                 # "by Walls": a creature of that subtype can't block it
+                plural = next(str(t) for t in a.tree.scan_values(lambda v: isinstance(v, Token)
+                                                                  and v.type == "BLOCKED_BY_SUBTYPE"))
+                subtype = plural[:-3] + "f" if plural.endswith("ves") else plural[:-1]     # Elves → Elf, Walls → Wall
+                found.append((f"be blocked by {subtype}", line))
+            else:
+                found.append(("block only fliers" if "can block only" in line else "be blocked", line))
+    return found
+
+
 def attack_problem(state: GameState, player: str, card: int, attacked: Attacked) -> tuple[str, Citation] | None:
     """Why ``card`` can't attack ``attacked`` for ``player`` now (None if it can)."""
     c = state.cards[card]
@@ -184,6 +224,9 @@ def attack_problem(state: GameState, player: str, card: int, attacked: Attacked)
                 "no haste", Citation("Haste", "702.10b"))
     if "Defender" in keywords:
         return f"{c.display_name} has defender: it can't attack", Citation("Defender", "702.3b")
+    for kind, line in restrictions(state, card):           # "~ can't attack": Declare Attackers Step — CR 508.1c
+        if kind == "attack":
+            return f"{c.display_name} can't attack: {line}", _cite("508.1c")
     if isinstance(attacked, str):
         if attacked == player or attacked not in [p.name for p in state.players] or state.player(attacked).lost:
             return f"{attacked} isn't an opponent in the game: a creature attacks an opponent", _cite("506.2")
@@ -348,6 +391,13 @@ def block_problem(state: GameState, blocker: int, attacker: int) -> tuple[str, C
     if protected_from(state, attacker, blocker):
         return (f"{a_name} has protection from a quality {b.display_name} has: it can't block it",
                 Citation("Protection", "702.16f"))
+    for kind, line in restrictions(state, blocker):         # "~ can't block": Declare Blockers Step — CR 509.1b
+        if kind == "block" or (kind == "block fliers" and "Flying" in a_kw) or (kind == "block only fliers"
+                                                                                   and "Flying" not in a_kw):
+            return f"{b.display_name} can't block {a_name}: {line}", _cite("509.1b")
+    for kind, line in restrictions(state, attacker):
+        if kind == "be blocked" or (kind.startswith("be blocked by ") and kind[14:] in b_ch.subtypes):
+            return f"{a_name} can't be blocked by {b.display_name}: {line}", _cite("509.1b")
     walk = landwalk_problem(state, attacker, defender)
     if walk:
         return (f"{a_name} has {walk} and {defender} controls such a land: it can't be blocked",

@@ -853,15 +853,16 @@ def gain_keyword(state: GameState, ctx: Context, node: Node, choose: Chooser) ->
 
 def create_token(state: GameState, ctx: Context, node: Node, choose: Chooser) -> None:
     """Create — CR 701.7a: put a token onto the battlefield; its name is its subtypes plus "Token" (Tokens — CR 111.4)."""
-    count_node = _child(node, "token_count")
-    count = ctx.x if count_node is not None and text(count_node) == "x" else amount_of(count_node, ctx.x)
-    desc = _child(node, "token_desc")
-    assert desc is not None
     from ..actions.create import create_tokens
-    oracle = token_card(desc)
+    counts = [c for c in node.children if isinstance(c, Tree) and c.data == "token_count"]
+    descs = [c for c in node.children if isinstance(c, Tree) and c.data == "token_desc"]
     made: list[int] = []
-    for player in players(state, ctx, node):
-        made += create_tokens(state, player, oracle, count)
+    # "create a 3/3 … with deathtouch and a 3/3 … with lifelink" (Wurmcoil Engine): each kind in turn
+    for count_node, desc in zip(counts, descs):
+        count = ctx.x if text(count_node).lower() == "x" else amount_of(count_node, ctx.x)
+        oracle = token_card(desc)
+        for player in players(state, ctx, node):
+            made += create_tokens(state, player, oracle, count)
     ctx.them = made                 # "Sacrifice them at the beginning of the next end step"
     if made:
         ctx.it = made[0]

@@ -275,6 +275,8 @@ def _description(node: Node) -> tuple[set[str], set[str], str | None, str]:
                 owner = str(child.data)
         elif isinstance(child, Token) and child.type in ("BASE_TYPE", "PLURAL_TYPE"):
             kinds |= set(str(child).removesuffix("s").replace(" cards", " card").split(" or "))
+        elif isinstance(child, Token) and child.type == "SUBTYPE_NOUN":  # "target Forest": a subtype, any permanent
+            adjectives.add(str(child))
         elif isinstance(child, Token) and str(child) == "other":       # "other Elf creatures": not itself
             adjectives.add("other")
     return adjectives, kinds, owner, with_text

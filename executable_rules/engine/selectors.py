@@ -56,7 +56,7 @@ def amount_of(node: Node | None, x: int = 0, default: int = 1) -> int:
     number = find(node, "number")
     words = text(number) if number is not None else text(node)
     for w in words.split():
-        if w.isdigit() or w in WORD_NUMBERS or w == "x":
+        if w.isdigit() or w in WORD_NUMBERS or w.lower() == "x":
             return number_value(w, x)
     return default
 

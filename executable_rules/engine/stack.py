@@ -25,11 +25,11 @@ from lark import Token, Tree
 from ..choices import Chooser, Decision, Option, decide, first_legal
 from ..citation import Citation
 from ..errors import IllegalChoice, Unimplemented
-from ..model import Event, EventKind, Face, FaceKind, GameState, ManaCost, ObjectRef, Spell, TriggeredAbility, ZoneKind
+from ..model import AdditionalCost, Event, EventKind, Face, FaceKind, GameState, ManaCost, ObjectRef, Spell, TriggeredAbility, ZoneKind
 from ..oracle import Ability, parse_card
 from .keyword_abilities import abilities_of
 from .effects import Context, choose_targets, legal_targets, run_body, still_legal, target_specs
-from .layers import text
+from .layers import characteristics, text
 from .mana import Spending, pay_mana
 from .replacement import condition_holds, enter_battlefield, put_into_graveyard
 from .triggers import ability_of
@@ -204,6 +204,64 @@ def cast_permitted(state: GameState, player: str, card: int, face: Face) -> None
                                 f"from {library.label}", Citation("Casting Spells", "601.3"))
 
 
+_CANT_CAST_TYPES = {"creature": "Creature", "instant": "Instant", "sorcery": "Sorcery", "artifact": "Artifact",
+                    "enchantment": "Enchantment", "planeswalker": "Planeswalker"}
+
+
+def _spell_prohibited(ability_tree: Tree[Token], face: Face, colors: frozenset[str], mana_value: int) -> bool:
+    """Whether a ``cant_cast`` line's spell description ("noncreature spells", "spells with even mana values",
+    "instant and sorcery spells") takes in this spell."""
+    from .layers import COLOR_LETTERS
+    spells = next(ability_tree.find_data("cant_cast_spells"))
+    words = [str(t) for t in spells.children if isinstance(t, Token) and t.type == "CANT_CAST_TYPE"]
+    with_text = next((str(t) for t in spells.children if isinstance(t, Token) and t.type == "CANT_CAST_WITH"), "")
+    kinds = [w for w in words if w not in ("and", "or")]
+    # "instant and sorcery spells" is each of them, as "instant or sorcery spells" (a spell has one such type)
+    fits = all(
+        ("Creature" not in face.types) if k == "noncreature" else ("Artifact" not in face.types) if k == "nonartifact"
+        else (len(colors) > 1) if k == "multicolored" else (not colors) if k == "colorless"
+        else COLOR_LETTERS[k] in colors if k in COLOR_LETTERS else True
+        for k in kinds if k not in _CANT_CAST_TYPES)
+    typed = [_CANT_CAST_TYPES[k] for k in kinds if k in _CANT_CAST_TYPES]
+    if typed and not any(t in face.types for t in typed):
+        fits = False
+    if with_text == "with even mana values":
+        fits = fits and mana_value % 2 == 0
+    elif with_text == "with odd mana values":
+        fits = fits and mana_value % 2 == 1
+    elif with_text:
+        limit = int(with_text.split()[3])
+        fits = fits and (mana_value >= limit if with_text.endswith("greater") else mana_value <= limit)
+    return fits
+
+
+def cast_prohibited(state: GameState, player: str, card: int, face: Face, x: int) -> None:
+    """Casting Spells — CR 601.2e: the proposed spell, its X chosen, is checked against the statics that say who
+    can't cast what ("Your opponents can't cast spells with even mana values": Blaze with X=3 has mana value 4,
+    Mana Cost and Color — CR 202.3e); a prohibited spell is never cast (601.3)."""
+    cost_colors = frozenset(c for s in (face.mana_cost.symbols if face.mana_cost else ()) for c in s.split("/")
+                            if c in "WUBRG")
+    oracle = state.cards[card].oracle
+    colors = oracle.color_indicator if oracle.color_indicator is not None else cost_colors
+    mana_value = face.mana_cost.mana_value_with_x(x) if face.mana_cost else 0
+    for permanent in state.permanents():
+        if permanent.face_down:
+            continue
+        controller = permanent.controller or permanent.owner
+        for a in permanent.oracle.parsed.abilities:
+            if a.static != "cant_cast" or a.tree is None:
+                continue
+            who = next(a.tree.find_data("cant_cast")).children
+            if any(isinstance(c, Token) and c.type == "DURING_YOUR_TURN" for c in who) and state.active != controller:
+                continue
+            players = next(c for c in who if isinstance(c, Tree) and c.data in ("opponents", "everyone", "you")).data
+            if (players == "opponents" and player == controller) or (players == "you" and player != controller):
+                continue
+            if _spell_prohibited(a.tree, face, colors, mana_value):
+                raise IllegalChoice(f"cast {face.name}", f"{permanent.oracle.name}: {a.text}",
+                                    Citation("Casting Spells", "601.2e"))
+
+
 def cast_spell(state: GameState, player: str, card: int, *, face: str | None = None, x: int = 0,
                without_paying: bool = False, alternative: bool = False, bestowed: bool = False,
                pay_instead: tuple[ManaCost, str] | None = None, instead: ManaCost | None = None,
@@ -242,6 +300,7 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
                             "with an empty stack", Citation("Timing and Priority", "117.1a"))
     if x and not (chosen.mana_cost and chosen.mana_cost.has_x):
         raise ValueError(f"{chosen.name} has no X in its mana cost")
+    cast_prohibited(state, player, card, chosen, x)   # 601.2e: with X chosen ("… can't cast spells with even mana values")
     bodies = spell_body(chosen)
     specs = [s for body in bodies for s in target_specs(body)]
     if bestowed:
@@ -316,6 +375,9 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
                 cost, pay_x = pay_part(state, player, card, chosen, cost, pay_x, choose)
             paid = tuple(pay_mana(state, player, cost, choose, chosen.name, pay_x, spent,
                                   spending=Spending("spell", card, from_graveyard)))
+        for extra_cost in chosen.additional_costs:    # "As an additional cost …, sacrifice a creature": Casting Spells — CR 601.2h
+            if not extra_cost.optional and extra_cost.kind in ("sacrifice", "discard"):
+                paid += (_pay_additional_cost(state, player, card, chosen.name, extra_cost, choose),)
         if collected:                                                                 # Collect Evidence — CR 701.59c
             paid += (f"{EVIDENCE} {evidence}",)
         spell = Spell(card, player, chosen, x, without_paying, kicked, tuple(targets), paid, spent=tuple(spent),
@@ -337,6 +399,30 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
         return spell
 
 
+
+
+def _pay_additional_cost(state: GameState, player: str, card: int, name: str, cost: AdditionalCost,
+                         choose: Chooser) -> str:
+    """Pay a spell's mandatory sacrifice or discard cost (Casting Spells — CR 601.2h); one that can't be paid makes the
+    cast illegal, and the whole cast is undone (601.2h, Handling Illegal Actions)."""
+    if cost.kind == "sacrifice":                                         # Sacrifice — CR 701.21a
+        pool = [p.id for p in state.permanents(player) if cost.type in characteristics(state, p.id).types]
+        options = [Option(f"sacrifice {state.cards[p].display_name}", p) for p in pool]
+    else:                                                                # Discard — CR 701.9a
+        pool = [h for h in state.player(player).hand.cards if h != card]
+        options = [Option(f"discard {state.cards[h].display_name}", h) for h in pool]
+    if not options:
+        raise IllegalChoice(f"cast {name}", f"its additional cost can't be paid: {cost.description}",
+                            Citation("Casting Spells", "601.2h"))
+    answer = decide(state, Decision.of(player, f"{name}: {cost.description}", Citation("Casting Spells", "601.2h"),
+                                       options), choose)
+    if cost.kind == "sacrifice":
+        from ..actions.sacrifice import sacrifice
+        sacrifice(state, player, answer.value, detail="sacrificed as an additional cost")
+    else:
+        from ..actions.discard import discard
+        discard(state, player, answer.value, detail="discarded as an additional cost")
+    return answer.label
 
 
 def resolve_top(state: GameState, choose: Chooser = first_legal) -> None:

@@ -116,6 +116,9 @@ def triggers_on(state: GameState, source: Card, ability: Ability, event: Event) 
         if desc is not None and any(isinstance(c, Token) and c.type == "SELF" for c in desc.children):
             # "When ~ dies" read as an object description that is the card itself: it is self_dies.
             return died and source.id in event.cards and _was(state, source.id, "Creature")
+        if any(isinstance(c, Token) and c.type == "SELF" for c in node.children) and died and source.id in event.cards \
+                and _was(state, source.id, "Creature"):
+            return True                 # "whenever ~ or another creature dies": it looks back in time (603.10a)
         return died and desc is not None and any(
             _was(state, c, "Creature") and c != source.id
             and ("you control" not in text(desc) or state.last_known.get(c) and state.last_known[c].controller == controller)
