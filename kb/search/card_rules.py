@@ -157,6 +157,9 @@ TEXT_RULES: tuple[TextRule, ...] = (
              r"\b(?:are|is) (?:a |an )?(?:Plains|Islands?|Swamps?|Mountains?|Forests?)\b|"
              r"\bare (?:\w+ )?creatures\b", "613.8", "dependency system", last=True),
     TextRule(r"\buntil [^.]*\bleaves the battlefield\b", "610.3", "until", also=True),
+    # Blood Moon, Blood Sun, Humility: an entering permanent's "As … enters" is already gone (614.12).
+    TextRule(r"\blose(?:s)? all abilities\b|\b(?:are|is) (?:a |an )?(?:Plains|Islands?|Swamps?|Mountains?|Forests?)\b",
+             "614.12", "modify how a permanent enters the battlefield", also=True),
     TextRule(_ACTIVATED, "602.2", "activate an ability", also=True),
     TextRule(r"\btarget\b", "608.2", "illegal", also=True),
     TextRule(r"\bcan't\b", "101.2", "can't", also=True),
