@@ -1,14 +1,15 @@
 """Questions that name cards: search with card recognition against the same search without it, in one run.
 
     python bench/bench_card_search.py [--db kb.db] [--part tuning|frozen|all] [--categories card,...]
-                                      [--set eval|players|r6|r7|r8|all] [--lexical] [--misses]
+                                      [--set eval|players|r6|r7|r8|r9|all] [--lexical] [--misses]
 
 ``--set players`` reads tests/data/card_questions.toml (category ``card players``: questions that
 name cards as players asked them, each with its part, drawn before the first run); ``r6``
 tests/data/card_questions_r6.toml (category ``card players r6``: round 6's held-out set, drawn the
 same way from sources the other sets had not used); ``r7`` tests/data/card_questions_r7.toml
 (``card players r7``: round 7's held-out set, likewise); ``r8`` tests/data/card_questions_r8.toml
-(``card players r8``: round 8's, likewise); ``eval`` the
+(``card players r8``: round 8's, likewise); ``r9`` tests/data/card_questions_r9.toml
+(``card players r9``: round 9's, likewise); ``eval`` the
 categories of tests/data/search_eval.toml; ``all`` (the default) both, in the same run.
 
 Prints, per part (tuning, frozen) and category of tests/data/search_eval.toml,
@@ -40,7 +41,9 @@ PLAYERS = ROOT / "tests" / "data" / "card_questions.toml"
 PLAYERS_R6 = ROOT / "tests" / "data" / "card_questions_r6.toml"  # round 6's held-out set
 PLAYERS_R7 = ROOT / "tests" / "data" / "card_questions_r7.toml"  # round 7's held-out set
 PLAYERS_R8 = ROOT / "tests" / "data" / "card_questions_r8.toml"  # round 8's held-out set
-CARD_CATEGORIES = ["card", "card players", "card players r6", "card players r7", "card players r8"]
+PLAYERS_R9 = ROOT / "tests" / "data" / "card_questions_r9.toml"  # round 9's held-out set
+CARD_CATEGORIES = ["card", "card players", "card players r6", "card players r7", "card players r8",
+                   "card players r9"]
 
 
 def load_card_questions(path: Path = PLAYERS, category: str = "card players") -> list[dict]:
@@ -62,9 +65,9 @@ def main() -> None:
     parser.add_argument("--db", default=None)
     parser.add_argument("--part", choices=["tuning", "frozen", "all"], default="all")
     parser.add_argument("--categories", default=None, help="Comma-separated categories (default: all).")
-    parser.add_argument("--set", dest="which", choices=["eval", "players", "r6", "r7", "r8", "all"], default="all",
+    parser.add_argument("--set", dest="which", choices=["eval", "players", "r6", "r7", "r8", "r9", "all"], default="all",
                         help="Which questions: search_eval.toml, card_questions.toml, card_questions_r6.toml,"
-                             " card_questions_r7.toml, card_questions_r8.toml, or all.")
+                             " card_questions_r7.toml, card_questions_r8.toml, card_questions_r9.toml, or all.")
     parser.add_argument("--lexical", action="store_true", help="Both systems without dense retrieval.")
     parser.add_argument("--misses", action="store_true", help="List the tuning card questions missed in the top 3.")
     args = parser.parse_args()
@@ -84,6 +87,8 @@ def main() -> None:
         cases += load_card_questions(PLAYERS_R7, "card players r7")
     if args.which in ("r8", "all") and PLAYERS_R8.exists():
         cases += load_card_questions(PLAYERS_R8, "card players r8")
+    if args.which in ("r9", "all") and PLAYERS_R9.exists():
+        cases += load_card_questions(PLAYERS_R9, "card players r9")
     if args.categories:
         wanted = set(args.categories.split(","))
         cases = [c for c in cases if c["category"] in wanted]

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rapidfuzz import fuzz, process, utils
+from rapidfuzz.distance import Levenshtein
 
 from .load.cards import lookup_key
 
@@ -27,6 +28,9 @@ MAX_NAME = 200
 #: taken as that name (the page redirects, saying so); a looser match is only suggested.
 REDIRECT_SCORE = 88
 SUGGEST_SCORE = 70
+# A Japanese or Chinese name is short (塔莫耶夫, 4 characters: one slip is a ratio of 75), but each character
+# says much: one character wrong, added or missing, and no other name as near, is taken as that name too.
+CJK_SLIPS = 1
 
 
 class CardNotFound(LookupError):
@@ -104,12 +108,25 @@ def find_card(conn, name: str, *, path: str | None = None) -> CardMatch:
         card_id, alias, lang = names.by_key[best_key]
         if best >= REDIRECT_SCORE and (best - runner_up >= 3 or names.by_key[found[1][0]][0] == card_id):
             return CardMatch(card_id, _card_name(conn, card_id), alias, lang, False, best)
+        if _cjk(wanted) and _one_slip_from_one_card(wanted, [(k, names.by_key[k][0]) for k, _, _ in found]):
+            return CardMatch(card_id, _card_name(conn, card_id), alias, lang, False, best)
     suggestions: list[str] = []
     for key, _, _ in found:
         card = _card_name(conn, names.by_key[key][0])
         if card not in suggestions:
             suggestions.append(card)
     raise CardNotFound(name, suggestions)
+
+
+def _cjk(text: str) -> bool:
+    return any("\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff" for ch in text)
+
+
+def _one_slip_from_one_card(wanted: str, near: list[tuple[str, int]]) -> bool:
+    """The nearest name is CJK_SLIPS edits away and every other name as near belongs to the same card."""
+    slips = [(Levenshtein.distance(wanted, key), card_id) for key, card_id in near]
+    closest = [card_id for distance, card_id in slips if distance <= CJK_SLIPS]
+    return bool(closest) and len(set(closest)) == 1 and slips[0][0] <= CJK_SLIPS
 
 
 def suggest(conn, name: str, *, path: str | None = None, limit: int = 5) -> list[str]:

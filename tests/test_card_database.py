@@ -130,6 +130,15 @@ def test_kb_card_by_any_name(built_db, name):
     assert data["names"] == {"en": "Lightning Bolt", "ja": "稲妻", "zh": "闪电击"}
 
 
+@pytest.mark.parametrize("slip, card", [("塔莫耶失", "Tarmogoyf"), ("血染めの日", "Blood Moon")])
+def test_kb_card_takes_a_japanese_or_chinese_name_one_character_off(built_db, slip, card):
+    """塔莫耶夫 with one character wrong is a ratio of 75, under the redirect bar English names need."""
+    result = CliRunner().invoke(cli, ["card", slip, "--db", str(built_db), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output[result.output.index("{"):])
+    assert data["card"]["name_en"] == card and data["exact"] is False
+
+
 def test_kb_card_unknown_suggests(built_db):
     result = CliRunner().invoke(cli, ["card", "Lightning Bolts of Doom", "--db", str(built_db)])
     assert result.exit_code == 1
@@ -166,6 +175,12 @@ async def test_misspelling_redirects_with_did_you_mean(ds):
     assert response.headers["location"] == "/-/cards/Lightning%20Bolt?asked=Lightnig%20Bolt"
     page = await ds.client.get(response.headers["location"])
     assert "did you mean <strong>Lightning Bolt</strong>" in page.text
+
+
+async def test_a_chinese_misspelling_redirects_too(ds):
+    response = await ds.client.get("/-/cards/%E5%A1%94%E8%8E%AB%E8%80%B6%E5%A4%B1")  # 塔莫耶失 for 塔莫耶夫
+    assert response.status_code == 302
+    assert response.headers["location"].startswith("/-/cards/Tarmogoyf?asked=")
 
 
 async def test_unknown_card_is_404_with_suggestions_and_long_name_400(ds):

@@ -98,8 +98,20 @@ TEXT_RULES: tuple[TextRule, ...] = (
     TextRule(_TRIGGER + r"[^,.]{0,80}, if\b", "603.4", "if [condition]"),
     TextRule(r"\bat the beginning of the next\b|\bat the beginning of (?:the|your) next\b", "603.7",
              "delayed triggered ability"),
-    TextRule(r"[+-]1/[+-]1 counters?", "122.1", "counter"),
+    # Any kind of counter put or removed ("Remove two time counters from each permanent", "put a lore counter").
+    TextRule(r"[+-]1/[+-]1 counters?|\b[Pp]uts? (?:a|an|one|two|three|X|that many) [a-z]+ counters?\b|"
+             r"\b[Rr]emoves? (?:a|an|one|two|three|X|that many|all) [a-z]+ counters?\b", "122.1", "counter"),
     TextRule(r"\{E\}", "107.14", "energy symbol"),
+    # Leylines, Chancellors, Gemstone Caverns, Sphinx of Foresight: actions from the opening hand.
+    TextRule(r"\byour opening hand\b", "103.6", "take actions with them from their opening hand",
+             also=True),  # once, before the first turn: the question's words say whether it is asked
+    # Angel of Vitality, Boon Reflection: a life-gain replacement effect.
+    TextRule(r"\bwould gain life\b", "119.10", "would gain life"),
+    # Nyxbloom Ancient, Mana Reflection: the extra mana keeps the first ability's restrictions.
+    TextRule(r"\bfor mana\b[^.]*\binstead\b|\b(?:twice|three times) as much (?:of that )?mana\b", "106.6",
+             "increase the amount of mana produced"),
+    # Kinnan, Mana Flare, Heartbeat of Spring: "whenever … is tapped for mana" is a triggered mana ability.
+    TextRule(r"\b(?:tap|taps|is tapped|are tapped)\b[^.]{0,40}\bfor mana\b", "106.12", "tap [a permanent] for mana"),
     TextRule(r"\bwithout paying (?:its|their) mana costs?\b|\brather than pay", "118.9", "alternative costs"),
     TextRule(r"\bAs an additional cost\b", "118.8", "additional costs"),
     TextRule(r"\bAs an additional cost\b|\bcosts? (?:\{[^}]+\})+ (?:less|more)\b|\bcosts? (?:\w+ )?(?:less|more) to cast\b",
@@ -145,6 +157,9 @@ TEXT_RULES: tuple[TextRule, ...] = (
              r"\b(?:are|is) (?:a |an )?(?:Plains|Islands?|Swamps?|Mountains?|Forests?)\b|"
              r"\bare (?:\w+ )?creatures\b", "613.8", "dependency system", last=True),
     TextRule(r"\buntil [^.]*\bleaves the battlefield\b", "610.3", "until", also=True),
+    # Blood Moon, Blood Sun, Humility: an entering permanent's "As … enters" is already gone (614.12).
+    TextRule(r"\blose(?:s)? all abilities\b|\b(?:are|is) (?:a |an )?(?:Plains|Islands?|Swamps?|Mountains?|Forests?)\b",
+             "614.12", "modify how a permanent enters the battlefield", also=True),
     TextRule(_ACTIVATED, "602.2", "activate an ability", also=True),
     TextRule(r"\btarget\b", "608.2", "illegal", also=True),
     TextRule(r"\bcan't\b", "101.2", "can't", also=True),

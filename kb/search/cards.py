@@ -379,7 +379,7 @@ class CardNames:
                     i += 1
         return out
 
-    def _latin_scan(self, query: str, taken, known=None) -> list[CardMention]:
+    def _latin_scan(self, query: str, taken, known=None, lower_names: bool = False) -> list[CardMention]:
         tokens = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(query.replace("-", " "))
                   if not _CJK.search(m.group(0))]
         if not tokens:
@@ -408,7 +408,8 @@ class CardNames:
                     continue
                 if key not in self.latin:  # "four Myr Enforcers": the name's last word in the plural
                     key = next((k for k in (key[:-1] + (s,) for s in plural_of(key[-1])) if k in self.latin), key)
-                if key in self.latin and self._counts(key, tokens[i:i + n], 0 if i in starts else i, capitals_say):
+                if key in self.latin and self._counts(key, tokens[i:i + n], 0 if i in starts else i, capitals_say,
+                                                      lower_names):
                     hit = (key, n)
                     break
             if hit:
@@ -463,6 +464,10 @@ class CardNames:
                 out.append(self._mention(self.latin[key], query[start:end], "typo", score, start, end))
                 for j in range(first, first + n):
                     used[j] = True
+        if not lower_names and any(" " in m.typed and m.typed == m.typed.lower() != m.name for m in out):
+            # One name of several words typed in lower case ("compelling deterrance targetting drake haven"):
+            # this asker types names so, and a name of common words counts in lower case too.
+            return self._latin_scan(query, taken, known, lower_names=True)
         return out
 
     def _knows(self, known, word: str) -> bool:
@@ -503,12 +508,16 @@ class CardNames:
 
         return fuzz.ratio(" ".join(typed), " ".join(name))
 
-    def _counts(self, key: tuple[str, ...], typed: list, position: int, capitals_say: bool) -> bool:
-        """Whether a name found as typed names the card here (common words need capitals)."""
+    def _counts(self, key: tuple[str, ...], typed: list, position: int, capitals_say: bool,
+                lower_names: bool = False) -> bool:
+        """Whether a name found as typed names the card here (common words need capitals, unless the
+        query types another name of several words in lower case: ``lower_names``)."""
         joined = " ".join(key)
         if joined in self.quoted_only:
             return False
         if not self.is_plain(key) or key in self.lowercase:
+            return True
+        if lower_names and len(key) >= 2 and not any(t[0][0].isupper() for t in typed):
             return True
         if not capitals_say or position == 0:
             return False
