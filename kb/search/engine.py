@@ -842,8 +842,9 @@ def _title_order(conn, plan: QueryPlan, lang: str | None, release: str | None, b
         if cites and term.origin == "name" and not common and any(k == "glossary" for _, _, k in found):
             # A glossary term's definition names the rules that say what it does (Poison Counter:
             # rule 122 and 704.5c): those too, in its order.
-            found = [(rel, n, "rule") for rel, n in _fact(conn, ("definition", term.lang, words),
-                                                          lambda: _defined_by(conn, term.lang, words))]
+            found = [(rel, n, "rule") for rel, n in _fact(
+                conn, ("definition", term.lang, words),
+                lambda lang=term.lang, words=words: _defined_by(conn, lang, words))]
         for rel, number, _kind in found:
             if number in ruled_out:
                 continue  # a sense the words typed rule out ("counters" is not Counter, 701.6)

@@ -318,7 +318,7 @@ def _read_english(chunk: str, plan: QueryPlan, terms: list[Term], names: Keyword
 
 
 # What follows "how" in "how many", "how much", "how long", "how often": the question, not its subject.
-HOW_WORDS = frozenset("many much long often far soon".split())
+HOW_WORDS = frozenset(["many", "much", "long", "often", "far", "soon"])
 _CONTRACTED = re.compile(r"(.+)'(?:s|re|m|ll|ve|d)")
 
 
