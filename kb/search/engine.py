@@ -827,7 +827,8 @@ def _title_order(conn, plan: QueryPlan, lang: str | None, release: str | None, b
     one_thing = len({t.phrase for t in plan.terms if t.origin in ("word", "correction", "name")
                      and (t.lang in plan.languages or not plan.languages)}) <= 1
     ruled_out = _ruled_out(titles, plan.excluded)
-    cites = GLOSSARY_CITES and question and not _verbatim(conn, plan)  # a question, not a phrase of the rules
+    # In a question (not a phrase of the rules), not a long one: there the many names' citations crowd out the answer.
+    cites = GLOSSARY_CITES and question and not _verbatim(conn, plan) and _dense_weight(plan) == DENSE_WEIGHT
     for term in sorted(plan.terms, key=lambda t: rank.get(t.origin, 3)):
         if lang is not None and term.lang != lang:
             continue
