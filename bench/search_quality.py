@@ -18,7 +18,8 @@ search ran on it). ``--set players2`` reads tests/data/search_eval_players2.toml
 questions players asked, gathered in round 5 before that round's tuning, in the same shape;
 ``--set players3`` reads tests/data/search_eval_players3.toml, 56 more, gathered in round 6;
 ``--set players4`` reads tests/data/search_eval_players4.toml, 51 more, gathered in round 7;
-``--set players5`` reads tests/data/search_eval_players5.toml, 50 more, gathered in round 8.
+``--set players5`` reads tests/data/search_eval_players5.toml, 50 more, gathered in round 8;
+``--set players6`` reads tests/data/search_eval_players6.toml, 51 more, gathered in round 9.
 ``--set zhko`` reads tests/data/search_eval_zhko.toml: 18 questions in Chinese (round 7; no Korean
 player questions were found in the stored pages).
 
@@ -53,8 +54,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kb.database import db_path  # noqa: E402
-from kb.sqlite import sqlite3  # noqa: E402
+from kb.database import db_path
+from kb.sqlite import sqlite3
 
 EVAL = ROOT / "tests" / "data" / "search_eval.toml"
 PLAYERS = ROOT / "tests" / "data" / "search_eval_players.toml"
@@ -62,6 +63,7 @@ PLAYERS2 = ROOT / "tests" / "data" / "search_eval_players2.toml"
 PLAYERS3 = ROOT / "tests" / "data" / "search_eval_players3.toml"
 PLAYERS4 = ROOT / "tests" / "data" / "search_eval_players4.toml"
 PLAYERS5 = ROOT / "tests" / "data" / "search_eval_players5.toml"
+PLAYERS6 = ROOT / "tests" / "data" / "search_eval_players6.toml"
 ZHKO = ROOT / "tests" / "data" / "search_eval_zhko.toml"
 KEYWORDS = ROOT / "tests" / "data" / "search_queries.toml"
 DEPTH = 10
@@ -143,13 +145,15 @@ class Baseline:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--db", default=None)
-    parser.add_argument("--set", choices=["main", "players", "players2", "players3", "players4", "players5", "zhko"],
+    parser.add_argument("--set", choices=["main", "players", "players2", "players3", "players4", "players5", "players6",
+                                          "zhko"],
                         default="main",
                         help="main: search_eval.toml + search_queries.toml; players: search_eval_players.toml;"
                              " players2: search_eval_players2.toml (round 5's held-out set);"
                              " players3: search_eval_players3.toml (round 6's held-out set);"
                              " players4: search_eval_players4.toml (round 7's held-out set);"
                              " players5: search_eval_players5.toml (round 8's held-out set);"
+                             " players6: search_eval_players6.toml (round 9's held-out set);"
                              " zhko: search_eval_zhko.toml (round 7's Chinese questions)")
     parser.add_argument("--part", choices=["tuning", "frozen", "all"], default="all")
     parser.add_argument("--misses", action="store_true", help="List the tuning queries kb misses in its top 3.")
@@ -163,7 +167,7 @@ def main() -> None:
     conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
     cases = {"players": lambda: load_cases(PLAYERS, None), "players2": lambda: load_cases(PLAYERS2, None),
              "players3": lambda: load_cases(PLAYERS3, None), "players4": lambda: load_cases(PLAYERS4, None),
-             "players5": lambda: load_cases(PLAYERS5, None),
+             "players5": lambda: load_cases(PLAYERS5, None), "players6": lambda: load_cases(PLAYERS6, None),
              "zhko": lambda: load_cases(ZHKO, None),
              "main": load_cases}[args.set]()
     baseline = Baseline(conn)

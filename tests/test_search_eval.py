@@ -13,7 +13,16 @@ ROOT = Path(__file__).resolve().parent.parent
 EVAL = ROOT / "tests" / "data" / "search_eval.toml"
 sys.path.insert(0, str(ROOT / "bench"))
 
-from search_quality import PLAYERS, PLAYERS2, PLAYERS3, PLAYERS4, PLAYERS5, is_frozen, load_cases  # noqa: E402
+from search_quality import (
+    PLAYERS,
+    PLAYERS2,
+    PLAYERS3,
+    PLAYERS4,
+    PLAYERS5,
+    PLAYERS6,
+    is_frozen,
+    load_cases,
+)
 
 
 @pytest.fixture(scope="module")
@@ -183,7 +192,41 @@ def test_the_fifth_players_set_is_new_real_questions_split_in_halves(data, playe
     assert not earlier & {address(v) for v in players5["sources"].values()}, "a page another set drew on"
 
 
-def test_every_expected_rule_is_in_both_languages(data, players, players2, players3, players4, players5, kb_db):
+@pytest.fixture(scope="module")
+def players6():
+    with open(PLAYERS6, "rb") as f:
+        return tomllib.load(f)
+
+
+def test_the_sixth_players_set_is_new_real_questions_split_in_halves(data, players, players2, players3, players4,
+                                                                     players5, players6):
+    """Round 9's held-out set: at least 50 questions players asked (40 English naming no card;
+    Japanese ones were scarce in the stored pages), each with its source's address, none already
+    in another set, no source address shared with another set; half of each language frozen by
+    the part each names."""
+    queries = players6["query"]
+    langs = Counter(q["lang"] for q in queries)
+    assert len(queries) >= 50 and langs["en"] >= 40 and langs["ja"] >= 5
+    assert sum(q["lang"] == "en" and q["category"] == "question" for q in queries) >= 40
+    assert all(q["source"] in players6["sources"] and "http" in players6["sources"][q["source"]] for q in queries)
+    assert {q["category"] for q in queries} <= {"question", "slang", "card"}
+    for lang in ("en", "ja"):
+        parts = Counter(q["part"] for q in queries if q["lang"] == lang)
+        assert abs(parts["tuning"] - parts["frozen"]) <= 1 and set(parts) == {"tuning", "frozen"}, (lang, parts)
+    assert sum(c["frozen"] for c in load_cases(PLAYERS6, None)) == sum(q["part"] == "frozen" for q in queries)
+    earlier_sets = (data, players, players2, players3, players4, players5)
+    seen = {q["q"].casefold() for d in earlier_sets for q in d["query"]}
+    assert not seen & {q["q"].casefold() for q in queries}, "a question of another set"
+
+    def address(text):
+        return text.split(" (")[0].rstrip("/").split("://", 1)[-1].removeprefix("www.")
+
+    earlier = {address(v) for d in earlier_sets for v in d.get("sources", {}).values()}
+    assert not earlier & {address(v) for v in players6["sources"].values()}, "a page another set drew on"
+
+
+def test_every_expected_rule_is_in_both_languages(data, players, players2, players3, players4, players5, players6,
+                                                   kb_db):
     """Expected numbers are those of the newest English release; each must exist there and have
     a Japanese counterpart in the newest Japanese release through the rule lineage (the monarch is
     725 in English 20260925 and 724 in Japanese 20260116: one rule, one answer)."""
@@ -191,7 +234,7 @@ def test_every_expected_rule_is_in_both_languages(data, players, players2, playe
                                 " group by lang").fetchall())
     problems = []
     for q in (data["query"] + players["query"] + players2["query"] + players3["query"] + players4["query"]
-              + players5["query"]):
+              + players5["query"] + players6["query"]):
         for number in q["expect"]:
             row = kb_db.execute(
                 "select b.number from rule_lineage a join rule_lineage b on b.lineage_id = a.lineage_id"

@@ -804,6 +804,7 @@ def _titles(conn) -> dict:
     return _fact(conn, ("titles",), compute)
 
 
+GLOSSARY_CITES = True
 COMMON = 200  # a word in more rows than this is no sign of what a question is about
 
 
@@ -826,6 +827,8 @@ def _title_order(conn, plan: QueryPlan, lang: str | None, release: str | None, b
     one_thing = len({t.phrase for t in plan.terms if t.origin in ("word", "correction", "name")
                      and (t.lang in plan.languages or not plan.languages)}) <= 1
     ruled_out = _ruled_out(titles, plan.excluded)
+    # In a question (not a phrase of the rules), not a long one: there the many names' citations crowd out the answer.
+    cites = GLOSSARY_CITES and question and not _verbatim(conn, plan) and _dense_weight(plan) == DENSE_WEIGHT
     for term in sorted(plan.terms, key=lambda t: rank.get(t.origin, 3)):
         if lang is not None and term.lang != lang:
             continue
@@ -836,7 +839,14 @@ def _title_order(conn, plan: QueryPlan, lang: str | None, release: str | None, b
         if not single and common:
             continue
         words = english_stems(english_key(term.phrase)) if term.lang == "en" else tuple(term.phrase.split())
-        for rel, number, _kind in titles.get((term.lang, words), []):
+        found = titles.get((term.lang, words), [])
+        if cites and term.origin == "name" and not common and any(k == "glossary" for _, _, k in found):
+            # A glossary term's definition names the rules that say what it does (Poison Counter:
+            # rule 122 and 704.5c): those too, in its order.
+            found = [(rel, n, "rule") for rel, n in _fact(
+                conn, ("definition", term.lang, words),
+                lambda lang=term.lang, words=words: _defined_by(conn, lang, words))]
+        for rel, number, _kind in found:
             if number in ruled_out:
                 continue  # a sense the words typed rule out ("counters" is not Counter, 701.6)
             if common and not one_thing and question and number and re.fullmatch(r"\d{3}", number):

@@ -298,7 +298,7 @@ def _read_english(chunk: str, plan: QueryPlan, terms: list[Term], names: Keyword
         if matched:
             continue
         word = items[i]
-        if word in STOPWORDS or len(word) == 1 and not word.isdigit():
+        if word in STOPWORDS or len(word) == 1 and not word.isdigit() or _question_form(word, items[i - 1] if i else ""):
             plan.dropped.append(word)
             run = []
         else:
@@ -315,6 +315,24 @@ def _read_english(chunk: str, plan: QueryPlan, terms: list[Term], names: Keyword
     span = _span_phrase(items)
     if span and not any(t.phrase == span for t in terms):
         terms.append(Term(span, "en", "phrase"))
+
+
+# What follows "how" in "how many", "how much", "how long", "how often": the question, not its subject.
+HOW_WORDS = frozenset(["many", "much", "long", "often", "far", "soon"])
+_CONTRACTED = re.compile(r"(.+)'(?:s|re|m|ll|ve|d)")
+
+
+def _question_form(word: str, before: str) -> bool:
+    """A question's own words beyond :data:`STOPWORDS`: a contraction of a stopword (what's,
+    there's, you're, I'm) and the word after "how" (how many, how long).
+
+    >>> _question_form("what's", ""), _question_form("creature's", ""), _question_form("long", "how")
+    (True, False, True)
+    >>> _question_form("long", "as")
+    False
+    """
+    contracted = _CONTRACTED.fullmatch(word)
+    return bool(contracted and contracted.group(1) in STOPWORDS) or (before == "how" and word in HOW_WORDS)
 
 
 def _bare_number(word: str) -> bool:
