@@ -25,7 +25,7 @@ True
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from ..choices import Chooser, Decision, Option, decide
 from ..citation import Citation
