@@ -20,7 +20,7 @@ adds the types artifact and creature until end of turn (Cleanup Step — CR
 >>> from executable_rules.engine.layers import characteristics
 >>> from executable_rules.model import OracleCard, ZoneKind
 >>> state = new_game(["you"])
->>> skiff = state.add_card(OracleCard.simple("Sky Skiff", "{2}", "Artifact — Vehicle", power="2", toughness="3",
+>>> skiff = state.add_card(OracleCard.simple("Sky Skiff", "{2}", "Artifact", power="2", toughness="3",
 ...                        text="Flying\\nCrew 1"), "you", ZoneKind.BATTLEFIELD)
 >>> bears = state.add_card(OracleCard.simple("Grizzly Bears", "{1}{G}", "Creature", power="2", toughness="2"), "you",
 ...                        ZoneKind.BATTLEFIELD)

@@ -38,4 +38,6 @@ def new_game(players: Sequence[str], *, seed: int = 0, active: str | None = None
     state.move_replacements.append(buyback_replacement)       # Buyback — CR 702.27a: to its owner's hand as it resolves
     from ..actions.aftermath import aftermath_replacement
     state.move_replacements.append(aftermath_replacement)     # Aftermath — CR 702.127a: likewise, cast from a graveyard
+    from ..actions.madness import madness_replacement
+    state.move_replacements.append(madness_replacement)       # Madness — CR 702.35a: discarded into exile
     return state
