@@ -40,4 +40,6 @@ def new_game(players: Sequence[str], *, seed: int = 0, active: str | None = None
     state.move_replacements.append(aftermath_replacement)     # Aftermath — CR 702.127a: likewise, cast from a graveyard
     from ..actions.madness import madness_replacement
     state.move_replacements.append(madness_replacement)       # Madness — CR 702.35a: discarded into exile
+    from ..actions.suspend import watch_upkeep
+    state.watchers.append(watch_upkeep)                       # Suspend — CR 702.62a: its triggers work in exile
     return state

@@ -293,6 +293,11 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
             cost = pay_instead[0]
         if instead is not None:                   # an alternative cost from a keyword (Flashback — CR 702.34a): 601.2b
             cost = instead
+        if (chosen.mana_cost is None and not bestowed and not alternative and pay_instead is None and instead is None
+                and not without_paying and not cascade):        # Costs — CR 118.6: no mana cost is an unpayable cost
+            raise IllegalChoice(f"cast {chosen.name}", f"{chosen.name} has no mana cost, an unpayable cost: it needs an "
+                                "alternative cost or an effect that lets it be cast without paying its mana cost",
+                                Citation("Costs", "118.6"))
         if kicked and kicker is not None:
             cost = kicker if cost is None or without_paying else cost + kicker        # 601.2f: the total cost
         if buyback is not None:                                   # an additional cost (Buyback — CR 702.27a)
