@@ -10,7 +10,7 @@ cast and added to the total cost. The card comes back only *as the spell
 resolves*: a spell that is countered, or doesn't resolve because its targets
 are illegal (Resolving Spells and Abilities — CR 608.2b), goes to the graveyard.
 
-:func:`announce_buyback` is what the engine asks as a spell is cast;
+:func:`buyback` is what the engine asks as a spell is cast;
 :func:`buyback_replacement` is the engine's move replacement that sends a
 resolving spell whose buyback was paid to its owner's hand.
 
@@ -55,7 +55,7 @@ def buyback_cost(face: Face) -> ManaCost | None:
     return None
 
 
-def announce_buyback(state: GameState, player: str, card: int, face: Face, choose: Chooser) -> ManaCost | None:
+def buyback(state: GameState, player: str, card: int, face: Face, choose: Chooser) -> ManaCost | None:
     """Ask ``player`` whether they pay the buyback cost of the spell ``card`` (601.2b); return it if they do.
 
     The engine adds it to the total cost (601.2f) and the spell is marked, for :func:`buyback_replacement`."""

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from ..choices import Chooser, Decision, Option, decide
 from ..citation import Citation
+from ..errors import IllegalChoice
 from ..model import Card, Event, EventKind, GameState, TriggeredAbility
 
 KEYWORD = "Graft"
@@ -108,7 +109,17 @@ def resolve_keyword_trigger(state: GameState, ability: TriggeredAbility, choose:
                                        [Option("yes", True), Option("no", False)]), choose)
     if not answer.value:
         return
+    graft(state, ability.controller, source, target)
+
+
+def graft(state: GameState, player: str, source: int, target: int) -> None:
+    """``player`` moves a +1/+1 counter from the graft permanent ``source`` onto the creature ``target`` (702.58a):
+    it comes off one and goes onto the other (Counters — CR 122.5)."""
+    if state.cards[source].counters.get("+1/+1", 0) < 1:
+        raise IllegalChoice(f"graft onto {state.cards[target].display_name}",
+                            f"{state.cards[source].display_name} has no +1/+1 counter to move", Citation(KEYWORD, "702.58a"))
     state.add_counters(source, "+1/+1", -1)
     state.add_counters(target, "+1/+1", 1)
-    state.emit(EventKind.COUNTER, ability.controller, (source, target), amount=1,
-               detail=f"graft: a +1/+1 counter moved from {name} onto {other}", citation=Citation(KEYWORD, "702.58a"))
+    state.emit(EventKind.COUNTER, player, (source, target), amount=1,
+               detail=f"graft: a +1/+1 counter moved from {state.cards[source].display_name} onto "
+               f"{state.cards[target].display_name}", citation=Citation(KEYWORD, "702.58a"))

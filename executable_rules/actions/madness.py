@@ -91,6 +91,11 @@ def madness_replacement(state: GameState, card: int, to: Zone) -> tuple[Zone, Ca
 
 
 def resolve_keyword_trigger(state: GameState, ability: TriggeredAbility, choose: Chooser) -> None:
+    """The madness trigger resolves: :func:`madness`."""
+    madness(state, ability, choose)
+
+
+def madness(state: GameState, ability: TriggeredAbility, choose: Chooser) -> None:
     """Its owner may cast the exiled card for its madness cost (702.35a–b); if they don't, it goes to the graveyard."""
     from ..engine.replacement import put_into_graveyard
     from ..engine.stack import cast_spell

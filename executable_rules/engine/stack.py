@@ -274,7 +274,7 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
         kicks = announce_kicker(state, player, chosen, choose)                       # 601.2b: Kicker — CR 702.33a–c
         kicked = bool(kicks)
         kicker = total(kicks)
-        from ..actions.buyback import announce_buyback
+        from ..actions.buyback import buyback as announce_buyback
         buyback = announce_buyback(state, player, card, chosen, choose)              # 601.2b: Buyback — CR 702.27a
         from ..actions.collect_evidence import EVIDENCE, evidence_cost, may_collect_evidence
         evidence = evidence_cost(chosen)
