@@ -1,7 +1,7 @@
 """Partner — CR 702.124 (702.124a–c, 702.124f, 702.124h, 702.124j)
 
-Partner abilities change the Commander variant's deck construction (Commander
-— CR 903) and work before the game begins: each lets a player designate two
+Partner abilities change the Commander variant's deck construction
+(Commander — CR 903) and work before the game begins: each lets a player designate two
 legendary cards as their commander rather than one, under its own requirement
 (Partner — CR 702.124a). The deck is still exactly 100 cards, the two
 commanders included (702.124b), and "your commander's color identity" is the
