@@ -434,6 +434,7 @@ class FaceDown(enum.Enum):
     MANIFESTED = "manifested"   # Manifest — CR 701.40a
     CLOAKED = "cloaked"         # Cloak — CR 701.58a
     MORPHED = "morphed"         # cast face down with morph: Morph — CR 702.37a
+    FORETOLD = "foretold"       # exiled face down with foretell: Foretell — CR 702.143a
 
 
 @dataclass(eq=False)
@@ -1302,7 +1303,9 @@ class GameState:
                 if z is not self.battlefield:
                     # Cards in exile may have counters: a suspended card's time counters (Suspend — CR 702.62a).
                     counters = card.counters if z is not self.exile else {}
-                    if (card.controller or counters or card.face_down or card.added_types or card.tapped or card.damage
+                    # … and a foretold card is face down there (Foretell — CR 702.143a).
+                    face_down = card.face_down if not (z is self.exile and card.face_down is FaceDown.FORETOLD) else None
+                    if (card.controller or counters or face_down or card.added_types or card.tapped or card.damage
                             or card.attached_to is not None):
                         found.append(f"{card!r} in {z.label} has a permanent's status {card.status()}")
                 else:

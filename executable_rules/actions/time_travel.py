@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from ..choices import Chooser, Decision, Option, decide, first_legal
 from ..citation import Citation
 from ..model import EventKind, GameState
+from .suspend import is_suspended  # Suspend — CR 702.62b: what "suspended" means
 
 if TYPE_CHECKING:
     from ..scenarios import ScenarioRun
@@ -41,13 +42,6 @@ STEP_KEYS = {"player"}
 """``do = "time_travel"``; the decisions say, object by object, what to do."""
 
 CITE = Citation(KEYWORD, "701.56a")
-
-
-def is_suspended(state: GameState, card: int) -> bool:
-    """Suspend — CR 702.62b: in exile, with suspend, with a time counter on it."""
-    c = state.cards[card]
-    return (state.zone_of(card) is state.exile and c.counters.get("time", 0) > 0
-            and c.oracle.parsed.has_keyword("Suspend"))
 
 
 def time_travel_candidates(state: GameState, player: str) -> list[int]:
@@ -77,7 +71,7 @@ def time_travel(state: GameState, player: str, *, choose: Chooser = first_legal)
     return changed
 
 
-def run_step(run: "ScenarioRun", step: dict[str, Any], player: str, choose: Chooser) -> None:
+def run_step(run: ScenarioRun, step: dict[str, Any], player: str, choose: Chooser) -> None:
     """``{ do = "time_travel" }``."""
     time_travel(run.state, player, choose=choose)
 

@@ -327,6 +327,12 @@ def players(state: GameState, ctx: Context, node: Node) -> list[str]:
         target = ctx.targets[index] if index is not None and index < len(ctx.targets) else None
         ctx.memory["subject"] = [target] if isinstance(target, str) else []
         return list(ctx.memory["subject"])
+    if ref is not None and ref.data == "defending_player" and state.combat is not None:
+        from .combat import defending_player      # Declare Attackers Step — CR 508.5: the player the source attacks
+        attacked = {r.card: a for r, a in state.combat.attackers}
+        if ctx.source in attacked:
+            ctx.memory["subject"] = [defending_player(state, attacked[ctx.source])]
+            return list(ctx.memory["subject"])
     event_player = ctx.event.player if ctx.event else None
     if ctx.event is not None and ctx.trigger == "deals_combat_damage" and ctx.event.destination in [
             p.name for p in state.players]:

@@ -34,6 +34,12 @@ def new_game(players: Sequence[str], *, seed: int = 0, active: str | None = None
     state.move_replacements.append(exile_replacement)         # "If a card … would be put into a graveyard, exile it instead"
     from ..actions.flashback import flashback_replacement
     state.move_replacements.append(flashback_replacement)     # Flashback — CR 702.34a: exiled as it leaves the stack
+    from ..actions.buyback import buyback_replacement
+    state.move_replacements.append(buyback_replacement)       # Buyback — CR 702.27a: to its owner's hand as it resolves
     from ..actions.aftermath import aftermath_replacement
     state.move_replacements.append(aftermath_replacement)     # Aftermath — CR 702.127a: likewise, cast from a graveyard
+    from ..actions.madness import madness_replacement
+    state.move_replacements.append(madness_replacement)       # Madness — CR 702.35a: discarded into exile
+    from ..actions.suspend import watch_upkeep
+    state.watchers.append(watch_upkeep)                       # Suspend — CR 702.62a: its triggers work in exile
     return state

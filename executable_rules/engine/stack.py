@@ -333,6 +333,8 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
         kicks = announce_kicker(state, player, chosen, choose)                       # 601.2b: Kicker — CR 702.33a–c
         kicked = bool(kicks)
         kicker = total(kicks)
+        from ..actions.buyback import buyback as announce_buyback
+        buyback = announce_buyback(state, player, card, chosen, choose)              # 601.2b: Buyback — CR 702.27a
         from ..actions.collect_evidence import EVIDENCE, evidence_cost, may_collect_evidence
         evidence = evidence_cost(chosen)
         collected = evidence is not None and may_collect_evidence(state, player, evidence, choose=choose) is not None
@@ -350,13 +352,20 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
             cost = pay_instead[0]
         if instead is not None:                   # an alternative cost from a keyword (Flashback — CR 702.34a): 601.2b
             cost = instead
+        if (chosen.mana_cost is None and not bestowed and not alternative and pay_instead is None and instead is None
+                and not without_paying and not cascade):        # Costs — CR 118.6: no mana cost is an unpayable cost
+            raise IllegalChoice(f"cast {chosen.name}", f"{chosen.name} has no mana cost, an unpayable cost: it needs an "
+                                "alternative cost or an effect that lets it be cast without paying its mana cost",
+                                Citation("Costs", "118.6"))
         if kicked and kicker is not None:
             cost = kicker if cost is None or without_paying else cost + kicker        # 601.2f: the total cost
+        if buyback is not None:                                   # an additional cost (Buyback — CR 702.27a)
+            cost = buyback if cost is None or without_paying else cost + buyback
         from ..actions.reveal import reveal_or_pay
         reveal_cost = reveal_or_pay(state, player, card, chosen, choose)   # "reveal a Merfolk card … or pay {3}" (601.2b)
         if reveal_cost is not None:
             cost = reveal_cost if cost is None or without_paying else cost + reveal_cost
-        if splice_costs and without_paying and not kicked:
+        if splice_costs and without_paying and not kicked and buyback is None:
             cost = None                         # without paying its mana cost, the additional costs are still paid
         for extra in splice_costs:                                                    # an additional cost (702.47a)
             cost = extra if cost is None else cost + extra
@@ -368,7 +377,7 @@ def cast_spell(state: GameState, player: str, card: int, *, face: str | None = N
         from ..actions.delve import delve, has_delve
         if (not without_paying or kicked) and cost is not None and has_delve(c.oracle):  # Delve — CR 702.66a–b
             cost = delve(state, player, cost, chosen.name, choose=choose)
-        if (not without_paying or kicked or splice_costs) and cost is not None:        # 601.2f–h
+        if (not without_paying or kicked or splice_costs or buyback is not None) and cost is not None:  # 601.2f–h
             cost = cost_modifiers(state, player, chosen, cost)
             pay_x = x
             for pay_part in _cost_payers():                       # convoke pays part: Casting Spells — CR 601.2g–h
