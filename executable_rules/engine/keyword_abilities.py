@@ -52,6 +52,14 @@ def active_zones() -> dict[str, ZoneKind]:
     return {m.KEYWORD: m.ACTIVE_ZONE for m in ACTIONS if isinstance(getattr(m, "ACTIVE_ZONE", None), ZoneKind)}
 
 
+@functools.lru_cache(maxsize=1)
+def activations() -> dict[str, Callable[..., None]]:
+    """``{keyword title: activate(state, player, card, choose=…)}`` of every action module whose keyword's ability
+    the grammar can't read written out (``ACTIVATE``: embalm), so ``activate`` with the keyword's name reaches it."""
+    from ..actions import ACTIONS
+    return {m.KEYWORD: m.ACTIVATE for m in ACTIONS if callable(getattr(m, "ACTIVATE", None))}
+
+
 @functools.lru_cache(maxsize=8192)
 def _written_out(name: str, text: str) -> tuple[Ability, ...]:
     from ..oracle import parse_card

@@ -574,6 +574,12 @@ def activate(state: GameState, player: str, card: int, which: str = "", *, x: in
     found = found or [a for a in activated_abilities(state, card)      # "Cycling {2}": the keyword as printed
                       if printed_text(c.oracle, a).casefold().startswith(wanted) and keyword_title(c.oracle, a)]
     if not found:
+        from .keyword_abilities import activations
+        keyword_ability = next((run for title, run in activations().items()
+                                if title.casefold() == wanted.strip() and c.oracle.parsed.has_keyword(title)), None)
+        if keyword_ability is not None:          # "Embalm": a keyword ability its module activates itself
+            keyword_ability(state, player, card, choose=choose)
+            return
         raise ValueError(f"{c.oracle.name} has no activated ability {which!r}; it has "
                          f"{[a.text for a in activated_abilities(state, card)]}")
     ability = found[0]
