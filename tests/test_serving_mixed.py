@@ -18,7 +18,6 @@ from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import quote, urlencode
 
 import httpx
-import pytest
 
 
 def _json_groups_start(number: str):
@@ -247,3 +246,56 @@ def test_cheap_pages_keep_a_sql_thread_however_many_dear_requests_wait():
     args = datasette_args(Path("kb.db"), Path("metadata.json"))
     threads = int(args[args.index("num_sql_threads") + 1])
     assert threads > SLOTS
+
+
+# ---------------------------------------------------------------- degrading rather than failing
+
+def _search_in_process(ds, path: str, busy: float | None = None) -> dict:
+    import json
+
+    from datasette.utils.asgi import Request
+
+    from kb.plugin import admission, search_page
+
+    async def run():
+        await ds.invoke_startup()
+        request = Request.fake(path)
+        request.scope["url_route"] = {"kwargs": {"format": "json"}}
+        if busy is not None:
+            request.scope[admission.BUSY] = busy
+        response = await search_page.search_view(ds, request)
+        return response.status, json.loads(response.body)
+
+    return asyncio.run(run())
+
+
+def test_a_search_past_its_time_limit_is_answered_by_its_words(ds, monkeypatch):
+    from kb.search import engine
+
+    real = engine.answer
+    calls = []
+
+    def slow_unless_words_only(conn, query, **kw):
+        calls.append(kw)
+        if kw.get("others", True):  # the full search: as if it ran out of time on a loaded server
+            raise engine.SearchTimeout("the search took longer than 2000 ms and was stopped")
+        return real(conn, query, **kw)
+
+    monkeypatch.setattr(engine, "answer", slow_unless_words_only)
+    status, data = _search_in_process(ds, "/-/search.json?q=what+does+hexproof+stop")
+    assert status == 200 and data["groups"]
+    assert data["notes"][-1].startswith("the full search took too long")
+    assert [c.get("others", True) for c in calls] == [True, False]
+
+
+def test_a_search_that_waited_for_its_turn_skips_the_search_by_meaning(ds, monkeypatch):
+    from kb.search import engine
+
+    real = engine.answer
+    asked = []
+    monkeypatch.setattr(engine, "answer", lambda conn, query, **kw: asked.append(kw.get("dense")) or real(conn, query, **kw))
+    status, data = _search_in_process(ds, "/-/search.json?q=can+a+tapped+creature+block", busy=1.5)
+    assert status == 200 and data["groups"] and asked == [False]
+    assert any(n.startswith("the server is busy") for n in data["notes"])
+    status, data = _search_in_process(ds, "/-/search.json?q=can+a+tapped+creature+block")
+    assert asked[-1] is None and not any(n.startswith("the server is busy") for n in data["notes"])
