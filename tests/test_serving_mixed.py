@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import quote, urlencode
 
 import httpx
+import pytest
 
 
 def _json_groups_start(number: str):
@@ -299,3 +300,44 @@ def test_a_search_that_waited_for_its_turn_skips_the_search_by_meaning(ds, monke
     assert any(n.startswith("the server is busy") for n in data["notes"])
     status, data = _search_in_process(ds, "/-/search.json?q=can+a+tapped+creature+block")
     assert asked[-1] is None and not any(n.startswith("the server is busy") for n in data["notes"])
+
+
+# ---------------------------------------------------------------- Datasette's own limits count CPU time
+
+_NAPS = "with recursive n(i) as (select 1 union all select i + 1 from n where i < 10) select sum(nap(i)) from n"
+
+
+def _napping_connection():
+    from kb.sqlite import sqlite3
+
+    conn = sqlite3.connect(":memory:")
+    conn.create_function("nap", 1, lambda i: time.sleep(0.005) or i)  # waits, as for a busy core
+    return conn
+
+
+def test_datasette_sql_that_waits_for_a_core_is_not_stopped():
+    import datasette.database
+    from datasette.utils import sqlite_timelimit
+
+    import kb.plugin  # noqa: F401  (loading the plugin puts the CPU-time limit in place)
+    from kb.plugin.bounded import cpu_timelimit
+    from kb.sqlite import sqlite3
+
+    assert datasette.database.sqlite_timelimit is cpu_timelimit
+    conn = _napping_connection()
+    with cpu_timelimit(conn, 20):           # 50 ms of waiting, no CPU to speak of
+        assert conn.execute(_NAPS).fetchone() == (55,)
+    with pytest.raises(sqlite3.OperationalError, match="interrupted"), sqlite_timelimit(conn, 20):
+        conn.execute(_NAPS).fetchone()      # Datasette's own limit stops it
+
+
+def test_datasette_sql_that_works_past_its_limit_is_still_stopped():
+    from kb.plugin.bounded import cpu_timelimit
+    from kb.sqlite import sqlite3
+
+    conn = sqlite3.connect(":memory:")
+    endless = "with recursive n(i) as (select 1 union all select i + 1 from n) select count(*) from n"
+    started = time.monotonic()
+    with pytest.raises(sqlite3.OperationalError, match="interrupted"), cpu_timelimit(conn, 50):
+        conn.execute(endless).fetchone()
+    assert time.monotonic() - started < 5

@@ -28,6 +28,7 @@ from datasette import hookimpl
 
 from . import (
     admission,
+    bounded,
     card_page,
     connection_limits,
     contents_page,
@@ -50,6 +51,9 @@ except ImportError:  # another part of the project; the pages work without it
     diff_page = None
 
 PLUGIN = "mtg-rules-kb"
+
+# A query that waits for a core on a loaded server is not stopped for it (see bounded).
+bounded.use_cpu_time_limits()
 
 
 @hookimpl(trylast=True)
