@@ -129,8 +129,15 @@ def load(base: str, mix: list[tuple[str, str, int]], clients: int, seconds: floa
 
 
 def burst(base: str, clients: int) -> dict:
-    """``clients`` searches sent at the same instant, each from its own connection: statuses and times."""
-    queries = SEARCHES_EN + SEARCHES_JA
+    """``clients`` searches sent at the same instant, each from its own connection: statuses and times.
+
+    The questions are players' (tests/data/search_eval_players*.toml), each asked once: no answer
+    is kept from an earlier request."""
+    import tomllib
+
+    queries = [case["q"] for path in sorted((ROOT / "tests" / "data").glob("search_eval_players*.toml"))
+               for case in tomllib.loads(path.read_text())["query"]]
+    queries = random.Random(15).sample(queries, min(clients, len(queries)))
     barrier = threading.Barrier(clients)
     out: list[tuple[str, float, str | None]] = [("", 0.0, None)] * clients
 

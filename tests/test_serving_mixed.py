@@ -341,3 +341,37 @@ def test_datasette_sql_that_works_past_its_limit_is_still_stopped():
     with pytest.raises(sqlite3.OperationalError, match="interrupted"), cpu_timelimit(conn, 50):
         conn.execute(endless).fetchone()
     assert time.monotonic() - started < 5
+
+
+def test_a_request_refused_by_the_queue_is_a_503_with_retry_after():
+    import json
+
+    from kb.plugin.admission import BUSY, Admission, admitted
+
+    seen = []
+
+    async def slow_app(scope, receive, send):
+        seen.append(scope.get(BUSY))
+        await asyncio.sleep(0.2)
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    async def call(app, path):
+        sent = []
+
+        async def send(message):
+            sent.append(message)
+
+        await app({"type": "http", "path": path, "query_string": b""}, None, send)
+        return sent[0]["status"], dict(sent[0]["headers"]), sent[1]["body"]
+
+    async def scenario():
+        app = admitted(slow_app, Admission(slots=1, queue=1, wait=5))
+        return await asyncio.gather(call(app, "/-/search.json"), call(app, "/-/search.json"),
+                                    call(app, "/-/search.json"), call(app, "/-/rules/701.57"))
+
+    first, second, third, cheap = asyncio.run(scenario())
+    assert first[0] == second[0] == cheap[0] == 200          # one ran, one waited its turn; a rule page never waits
+    assert third[0] == 503 and int(third[1][b"retry-after"]) >= 1
+    assert json.loads(third[2])["ok"] is False and "busy" in json.loads(third[2])["error"]
+    assert len(seen) == 3  # the refused request never reached the pages
