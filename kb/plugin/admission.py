@@ -44,8 +44,17 @@ _DEAR_PAGES = ("/-/search", "/-/run/", "/-/diff", "/-/coverage")
 _CHEAP_DATASETTE = ("/-/static", "/-/versions", "/favicon.ico", "/robots.txt")
 
 
-def is_dear(path: str) -> bool:
-    """Whether a request for ``path`` goes through the queue."""
+def is_dear(path: str, query_string: bytes = b"") -> bool:
+    """Whether a request for ``path`` goes through the queue.
+
+    A CSV stream of a whole table (``?_stream=on``) is not: it runs for minutes, one page of rows
+    at a time, each under Datasette's time limit, and would hold a slot all that while.
+
+    >>> is_dear("/kb/rules.csv", b"_stream=on"), is_dear("/kb/rules.csv", b"_size=10")
+    (False, True)
+    """
+    if b"_stream=" in query_string:
+        return False
     if path.startswith(_CHEAP_DATASETTE) or path == "/":
         return False
     if path.startswith("/-/"):
@@ -114,7 +123,7 @@ class Admission:
 def admitted(app, admission: Admission):
     """``app`` with every dear HTTP request going through ``admission``."""
     async def gated(scope, receive, send):
-        if scope["type"] != "http" or not is_dear(scope.get("path", "")):
+        if scope["type"] != "http" or not is_dear(scope.get("path", ""), scope.get("query_string", b"")):
             await app(scope, receive, send)
             return
         waited = await admission.enter()
