@@ -78,6 +78,9 @@ def datasette_args(db: Path, metadata: Path, *, host: str = "127.0.0.1", port: i
         # Suggested facets cost more than the page itself on a search of 130 releases.
         "--setting", "suggest_facets", "off",
         "--setting", "default_page_size", "50",
+        # One more than the dear requests admitted at once (kb.plugin.admission.SLOTS): rule, keyword
+        # and card pages always find a thread free, however many searches wait.
+        "--setting", "num_sql_threads", "4",
     ]
     if public:
         args += [

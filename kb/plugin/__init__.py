@@ -15,7 +15,9 @@ without it) are added to every page.
 Serving safely: ``errors`` answers every exception with our page and one log
 line, ``guard`` refuses open-redirect paths and writes before Datasette sees
 them, ``connection_limits`` caps what one SQL function call may build, and
-``bounded`` puts the pages' own database work under a time limit.
+``bounded`` puts the pages' own database work under a time limit, and ``admission`` runs
+the dear requests (searches, runs, SQL pages) a few at a time, queued, with a 503 and
+``Retry-After`` past a bounded wait.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ import asyncio
 from datasette import hookimpl
 
 from . import (
+    admission,
+    bounded,
     card_page,
     connection_limits,
     contents_page,
@@ -48,6 +52,9 @@ except ImportError:  # another part of the project; the pages work without it
 
 PLUGIN = "mtg-rules-kb"
 
+# A query that waits for a core on a loaded server is not stopped for it (see bounded).
+bounded.use_cpu_time_limits()
+
 
 @hookimpl(trylast=True)
 def prepare_connection(conn):
@@ -68,7 +75,9 @@ def handle_exception(datasette, request, exception):
 
 @hookimpl
 def asgi_wrapper(datasette):
-    return guard.asgi_wrapper(datasette)
+    refuse = guard.asgi_wrapper(datasette)
+    # Refusals first (they cost nothing), then the queue for the dear requests.
+    return lambda app: refuse(admission.admitted(app, admission.Admission()))
 
 
 @hookimpl

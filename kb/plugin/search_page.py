@@ -11,7 +11,10 @@ see :mod:`kb.load.search_extra`) come beside them as ``others``, each with the
 itself down the list. The cards the query names (:mod:`kb.search.cards`) come
 first, as ``cards``, each with the ``url`` of its card page. ``notes`` says what the user should know: a correction
 ("showing results for …"), words not searched for, dense search not ready.
-A search past its time limit is a 400 with a sentence, never a 500.
+A search past its time limit is answered again by its words alone (no cards, rulings or dense
+search), with a note; a server busy enough that the request waited for its turn
+(:mod:`.admission`) answers by words alone from the start, with a note. Only a search that
+still runs too long is a 400 with a sentence, never a 500.
 """
 
 from __future__ import annotations
@@ -24,8 +27,13 @@ from markupsafe import Markup, escape
 
 from kb.database import UnknownRelease
 from kb.search import MARK_END, MARK_START
-from kb.search.engine import MAX_QUERY, SearchError  # one length limit for the CLI, the JSON and the page
+from kb.search.engine import (
+    MAX_QUERY,  # one length limit for the CLI, the JSON and the page
+    SearchError,
+    SearchTimeout,
+)
 
+from .admission import BUSY
 from .bounded import execute_bounded
 
 CR_KINDS = ("rule", "example", "glossary")
@@ -33,6 +41,12 @@ OTHER_KINDS = ("ruling", "card", "card ruling")
 
 _RELEASE = re.compile(r"\d{8}")
 _SECTION = re.compile(r"\d(?:\d\d(?:\.\d+[a-z]?)?)?")
+
+
+BUSY_NOTE = ("the server is busy: the question was searched by its words only, "
+             "not by its meaning; ask again in a moment for the full search")
+TIMEOUT_NOTE = ("the full search took too long and was stopped: these are the rules the words find, "
+                "without rulings, cards or the search by meaning; fewer words give the full search")
 
 
 class BadParameter(ValueError):
@@ -84,9 +98,10 @@ async def search_view(datasette, request):
     except BadParameter as e:
         return await error(str(e), {})
     db = datasette.get_database()
+    busy = bool(request.scope.get(BUSY))
 
     def run(conn):
-        from kb.search.engine import answer
+        from kb.search.engine import answer, needs_dense
 
         if not params["q"]:
             return None, None
@@ -100,8 +115,19 @@ async def search_view(datasette, request):
                            "url": datasette.urls.path(f"/-/keywords/{quote(title.lower())}")}
             except KeywordNotFound:
                 pass
-        result = answer(conn, params["q"], lang=params["lang"], release=params["release"],
-                        section=params["section"], limit=params["limit"])
+        asked = {"lang": params["lang"], "release": params["release"], "section": params["section"],
+                 "limit": params["limit"]}
+        try:
+            # A busy server answers by the words alone: embedding the question is the part it can skip.
+            result = answer(conn, params["q"], dense=False if busy else None, **asked)
+        except SearchTimeout:
+            # Past the time limit (a long question on a loaded server): the rules its words find,
+            # without the card, ruling and meaning searches, rather than no answer at all.
+            result = answer(conn, params["q"], dense=False, others=False, cards=False, **asked)
+            result.notes.append(TIMEOUT_NOTE)
+            return result, keyword
+        if busy and needs_dense(result.plan):
+            result.notes.append(BUSY_NOTE)
         return result, keyword
 
     if params["q"]:
