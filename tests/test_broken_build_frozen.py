@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from test_broken_build import (
-    DAMAGES,
+    cases,
     check_damaged,
     make_tree,
     reading_only,  # noqa: F401  (a fixture this module's tree uses)
@@ -48,8 +48,7 @@ def good_rows(tree):
     return table_rows(tree[1])
 
 
-@pytest.mark.parametrize("damage", DAMAGES)
-@pytest.mark.parametrize("kind,relative", FROZEN, ids=[k for k, _ in FROZEN])
+@pytest.mark.parametrize("kind,relative,damage", cases(FROZEN))
 def test_a_held_out_damaged_file_fails_the_build_by_name_or_is_read_right_or_warned_of(
         tree, good_rows, corpus, tmp_path, kind, relative, damage):
     check_damaged(tree, good_rows, corpus, tmp_path, relative, damage)

@@ -16,9 +16,10 @@ with ``--keep-going``, is an error in ``ingest_problems``):
    under :data:`LEAST_SHARE` of every neighbour is cut short.
 
 An HTML page saved where a CR file goes (a download that got the web page or
-an error page) also stops the build: other files that are not a CR (the 1999
-Rulings Summary) are kept as an error in ``ingest_problems``, but an HTML page
-is a release lost, not a document of another kind.
+an error page) also stops the build, as does a translation's file that is not
+a CR (saved as Windows-1252, its text is all ``?``): an English text that is
+not a CR (the 1999 Rulings Summary) is kept as an error in ``ingest_problems``,
+but these are releases lost, not documents of another kind.
 
 The same check runs in ``kb add`` before a file is copied into the corpus
 (:func:`far_fewer`).
@@ -80,6 +81,11 @@ def check_releases(ctx: BuildContext) -> None:
         elif p.severity == "error" and p.code == "not-a-cr" and p.source and is_html(ctx.corpus / p.source):
             _failed(ctx, SourceError(p.source, 1, "an HTML page where a Comprehensive Rules text goes (a download "
                                                   "that saved the web page); not loaded"))
+        elif p.severity == "error" and p.code == "not-a-cr" and p.lang not in (None, "en"):
+            # Every file of a translation's folder is a release of it (only the English archive keeps
+            # another document): one that does not parse, say saved as Windows-1252, is a release lost.
+            _failed(ctx, SourceError(p.source, p.line, f"{p.message}; every file here is a release, and a "
+                                                       "release lost stops the build"))
     rows = [tuple(r) for r in ctx.db.execute(_COUNTS_SQL)]
     added = {a.relative for a in ctx.added}
     for release, lang, source, items, glossary in rows:
