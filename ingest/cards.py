@@ -23,8 +23,10 @@ Four kinds of source under ``cards/`` of the corpus, one parser each, one front 
 
 A file that ends inside a record (cut short) or is not UTF-8 where it should
 be is reported with its line: :func:`parse_oracle_text` yields an
-``oracle-truncated`` error problem, :func:`read_card_text` raises
-:class:`SourceError` for bytes that are not UTF-8 in a UTF-8 file.
+``oracle-truncated`` error problem (``oracle-no-cards`` for a file with no record at all, an HTML
+page saved under its name), a Forge face without its ``Oracle:`` line a ``forge-no-oracle`` one,
+:func:`read_card_text` raises :class:`SourceError` for bytes that are not UTF-8 in a UTF-8 file,
+and a name list whose Japanese names have no Japanese character (saved as Windows-1252) is one.
 
 >>> records = list(parse_oracle_text(ORACLE_SAMPLE, "sample.txt"))
 >>> card = records[0]
@@ -46,7 +48,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Union
 
 from .card_costs import mana_cost_from_forge, mana_value
-from .decoding import read_source
+from .decoding import DecodedSource, lost_characters, read_source
 from .records import IngestProblem, SourceError
 
 ORACLE_SAMPLE = """<Card>
@@ -156,6 +158,11 @@ _UTF8_MULTIBYTE = re.compile(rb"[\xc2-\xf4][\x80-\xbf]{1,3}")
 
 
 def read_card_text(path: str | Path, display_path: str | None = None) -> str:
+    """A card file's text; see :func:`read_card_source`."""
+    return read_card_source(path, display_path).text
+
+
+def read_card_source(path: str | Path, display_path: str | None = None) -> DecodedSource:
     """A card file's text (LF line endings), read as :func:`ingest.decoding.read_source` does, but a
     file that is UTF-8 except for some bytes is an error naming the first bad byte's line.
 
@@ -172,7 +179,7 @@ def read_card_text(path: str | Path, display_path: str | None = None) -> str:
         raise
     if decoded.encoding == "cp1252" and not decoded.compressed:
         _not_utf8(Path(path), shown)
-    return decoded.text
+    return decoded
 
 
 def _not_utf8(path: Path, shown: str) -> None:
@@ -208,7 +215,9 @@ def parse_jpname(path: str | Path, display_path: str | None = None) -> Iterator[
     line); line numbers come from matching each ``"key":`` line.
     """
     shown = display_path or str(path)
-    text = read_card_text(path, shown)
+    decoded = read_card_source(path, shown)
+    text = decoded.text
+    yield from filter(None, [lost_characters(decoded)])
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
@@ -223,6 +232,7 @@ def parse_jpname(path: str | Path, display_path: str | None = None) -> Iterator[
                 lines.setdefault(json.loads(m.group(1)), number)
             except json.JSONDecodeError:
                 continue
+    _check_japanese_names(data, lines, shown)
     for name_en, name_ja in data.items():
         line = lines.get(name_en, 0)
         if not isinstance(name_ja, str) or not name_ja.strip():
@@ -233,7 +243,26 @@ def parse_jpname(path: str | Path, display_path: str | None = None) -> Iterator[
         elif name_ja == "undefined":
             yield CardName(name_en, None, shown, line, undefined=True)
         else:
+            if "?" in name_ja:
+                yield IngestProblem(shown, line or None, "warning", "card-name-replaced",
+                                    f"the Japanese name of {name_en!r} is {name_ja!r}: '?' stands for a character the "
+                                    "file's encoding lacked (save it as UTF-8)")
             yield CardName(name_en, name_ja, shown, line)
+
+
+_JAPANESE_CHAR = re.compile("[\u3041-\u30ff\u3400-\u9fff\uff01-\uff5e]")
+
+
+def _check_japanese_names(data: dict, lines: dict[str, int], shown: str) -> None:
+    """Raise :class:`SourceError` when most names have no Japanese character: the file was saved in an
+    encoding without Japanese (Windows-1252 writes ``?`` for each), and every name is lost."""
+    names = [(en, ja) for en, ja in data.items() if isinstance(ja, str) and ja not in ("", "undefined")]
+    lost = [(en, ja) for en, ja in names if not _JAPANESE_CHAR.search(ja)]
+    if len(lost) >= 10 and 2 * len(lost) > len(names):
+        en, ja = lost[0]
+        raise SourceError(shown, lines.get(en) or None,
+                          f"{len(lost)} of {len(names)} Japanese names have no Japanese character (first: {en!r}: "
+                          f"{ja!r}): the file was saved in an encoding without Japanese; save it as UTF-8")
 
 
 # ---------------------------------------------------------------- Oracle XML-like records
@@ -374,11 +403,13 @@ def parse_oracle_text(text: str, source: str) -> Iterator[CardRecord]:
     fast = _scan_fast(text)
     scanned: Iterable[tuple[int, Fields] | IngestProblem] = fast if fast is not None else _scan_careful(text, source)
     unknown: dict[str, int] = {}
+    records = 0
     for item in scanned:
         if isinstance(item, IngestProblem):
             yield item
             continue
         start, fields = item
+        records += 1
         for tag, (_, line) in fields.items():
             if tag not in KNOWN_TAGS:
                 unknown.setdefault(tag, line)
@@ -386,6 +417,11 @@ def parse_oracle_text(text: str, source: str) -> Iterator[CardRecord]:
     for tag, line in unknown.items():
         yield IngestProblem(source, line, "warning", "oracle-unknown-tag",
                             f"<{tag}> is not a field the card parser knows; its values are ignored")
+    if not records and "<Card>" not in text:
+        # An HTML error page or another file saved under the name: its cards are missing, not none.
+        first = next((line.strip() for line in text.split("\n") if line.strip()), "")
+        yield IngestProblem(source, 1, "error", "oracle-no-cards",
+                            f"no <Card> record in the file (it starts {first[:40]!r}): not an Oracle records file")
 
 
 def _value(fields: Fields, tag: str) -> str | None:
@@ -461,7 +497,9 @@ def _oracle_card(fields: Fields, start: int, source: str) -> Iterator[CardRecord
 def parse_oracle_records(path: str | Path, display_path: str | None = None) -> Iterator[CardRecord]:
     """Read an Oracle records file (UTF-8, CRLF or LF; see :func:`read_card_text`) and parse it."""
     shown = display_path or str(path)
-    yield from parse_oracle_text(read_card_text(path, shown), shown)
+    decoded = read_card_source(path, shown)
+    yield from filter(None, [lost_characters(decoded)])
+    yield from parse_oracle_text(decoded.text, shown)
 
 
 # ---------------------------------------------------------------- Forge scripts
@@ -497,7 +535,7 @@ def parse_forge_text(text: str, source: str) -> Iterator[CardRecord]:
     A cost Forge cannot mean (``ManaCost:²``) is an error naming its line; the face is kept without a cost.
 
     >>> [str(r) if isinstance(r, IngestProblem) else r.mana_cost for r in parse_forge_text(
-    ...     "Name:Odd\\nManaCost:²\\nTypes:Instant\\n", "odd.txt")]
+    ...     "Name:Odd\\nManaCost:²\\nTypes:Instant\\nOracle:\\n", "odd.txt")]
     ["odd.txt:2: error: unknown Forge mana symbol '²' in '²'; the face is kept without a mana cost", None]
     """
     faces: list[dict[str, Any]] = [{"line": 1}]
@@ -538,6 +576,10 @@ def parse_forge_text(text: str, source: str) -> Iterator[CardRecord]:
         pt = face.get("PT", (None, 0))[0]
         power, toughness = pt.split("/", 1) if pt and "/" in pt else (None, None)
         types = face.get("Types", ("", 0))[0].split()
+        if "Oracle" not in face:
+            # Every Forge card script has an Oracle: line (empty for a vanilla card), after the abilities.
+            yield IngestProblem(source, face["line"], "error", "forge-no-oracle",
+                                f"face {index} ({name}) has no Oracle: line: the script is cut short")
         oracle = face.get("Oracle", (None, 0))[0]
         colours = face.get("Colors", (None, 0))[0]
         indicator = " ".join(_FORGE_COLOURS[c] for c in (colours or "").lower().split(",") if c in _FORGE_COLOURS)
@@ -554,7 +596,9 @@ def parse_forge_text(text: str, source: str) -> Iterator[CardRecord]:
 def parse_forge_script(path: str | Path, display_path: str | None = None) -> Iterator[CardRecord]:
     """Read a Forge card script and parse it."""
     shown = display_path or str(path)
-    yield from parse_forge_text(read_card_text(path, shown), shown)
+    decoded = read_card_source(path, shown)
+    yield from filter(None, [lost_characters(decoded)])
+    yield from parse_forge_text(decoded.text, shown)
 
 
 # ---------------------------------------------------------------- front door

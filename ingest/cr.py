@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Sequence, Union
 
-from .decoding import read_source
+from .decoding import lost_characters, read_source
 from .records import Example, GlossaryEntry, IngestProblem, Release, Rule, RuleRef, Section, fast_constructor
 from .numbering import NumberedItem, apply_numbering
 from .rule_refs import find_citations_in
@@ -543,3 +543,4 @@ def parse_cr(path: str | Path, display_path: str | None = None) -> Iterator[Reco
     shown = display_path or str(path)
     source = read_source(path, shown)
     yield from parse_cr_text(source.text, shown, release_from_filename(Path(path).name))
+    yield from filter(None, [lost_characters(source)])

@@ -59,7 +59,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Union
 
-from .decoding import read_source
+from .decoding import lost_characters, read_source
 from .cr import iter_item_records
 from .glossary_ja import iter_glossary_lines
 from .numbering import apply_numbering
@@ -419,3 +419,4 @@ def parse_cr_ja(path: str | Path, display_path: str | None = None) -> Iterator[R
     shown = display_path or str(path)
     decoded = read_source(path, shown)
     yield from parse_cr_ja_text(decoded.text, shown)
+    yield from filter(None, [lost_characters(decoded)])

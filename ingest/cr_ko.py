@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .cr_translation import Record, TranslationFormat, parse_translation_text
-from .decoding import read_source
+from .decoding import lost_characters, read_source
 
 SAMPLE = """매직: 더 개더링 종합 규칙서
 
@@ -147,4 +147,6 @@ def parse_cr_ko(path: str | Path, display_path: str | None = None) -> Iterator[R
     text; a readable file that is not a Korean CR yields one error problem.
     """
     shown = display_path or str(path)
-    yield from parse_cr_ko_text(read_source(path, shown).text, shown)
+    decoded = read_source(path, shown)
+    yield from parse_cr_ko_text(decoded.text, shown)
+    yield from filter(None, [lost_characters(decoded)])

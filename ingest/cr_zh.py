@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .cr_translation import Record, TranslationFormat, parse_translation_text
-from .decoding import read_source
+from .decoding import lost_characters, read_source
 
 SAMPLE = """万智牌完整规则
 
@@ -135,4 +135,6 @@ def parse_cr_zh(path: str | Path, display_path: str | None = None) -> Iterator[R
     text; a readable file that is not a Chinese CR yields one error problem.
     """
     shown = display_path or str(path)
-    yield from parse_cr_zh_text(read_source(path, shown).text, shown)
+    decoded = read_source(path, shown)
+    yield from parse_cr_zh_text(decoded.text, shown)
+    yield from filter(None, [lost_characters(decoded)])

@@ -2,8 +2,9 @@
 
 The Comprehensive Rules have been published as UTF-8 with and without a BOM,
 UTF-16 (both byte orders, with a BOM), Windows-1252 and ASCII, with CRLF, LF,
-bare CR or a mix of them; archives wrap some in gzip. ``read_source`` undoes all
-of that and says what it found.
+bare CR or a mix of them; archives wrap some in gzip. A Japanese file saved by a
+Japanese Windows editor is Shift_JIS (read as its Microsoft form, cp932).
+``read_source`` undoes all of that and says what it found.
 
 >>> decode_bytes(b"\\xef\\xbb\\xbfA\\r\\nB\\rC", "x.txt").text
 'A\\nB\\nC'
@@ -21,7 +22,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .records import SourceError
+from .records import IngestProblem, SourceError
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,25 @@ def _mostly_utf8(data: bytes) -> bool:
     valid = sum(len(m) for m in _UTF8_SEQUENCE.findall(data))
     high = sum(1 for byte in data if byte >= 0x80)
     return valid > high - valid
+
+
+# Full-width hiragana and katakana: Japanese text has many; Windows-1252 text read as cp932 has none
+# (its accented letters become half-width katakana or kanji, never these).
+_KANA = re.compile("[\u3041-\u30ff]")
+
+
+def _is_shift_jis(data: bytes) -> bool:
+    """The bytes are Shift_JIS Japanese: they decode as cp932 and a fifth of the non-ASCII characters are kana.
+
+    >>> _is_shift_jis("探す（さがす）".encode("cp932")), _is_shift_jis("Rule ™ “x” é".encode("cp1252"))
+    (True, False)
+    """
+    try:
+        text = data.decode("cp932")
+    except UnicodeDecodeError:
+        return False
+    non_ascii = sum(1 for c in text if ord(c) > 0x7F)
+    return non_ascii > 0 and 5 * len(_KANA.findall(text)) >= non_ascii
 
 
 def _position(data: bytes, offset: int) -> tuple[int, int]:
@@ -98,6 +118,8 @@ def _detect_encoding(data: bytes, path: str) -> tuple[str, int]:
                 f"cannot decode byte 0x{data[e.start]:02x} as UTF-8 (byte {column} of line {line}, "
                 f"offset {e.start}); {why}",
             ) from None
+    if _is_shift_jis(data):
+        return "cp932", 0
     return "cp1252", 0
 
 
@@ -118,7 +140,7 @@ def decode_bytes(data: bytes, path: str, compressed: bool = False) -> DecodedSou
         raise SourceError(
             path, line,
             f"cannot decode byte 0x{body[e.start]:02x} as {encoding} (byte {column} of line {line}); "
-            "the file is not UTF-8, UTF-16 or Windows-1252 text",
+            "the file is not UTF-8, UTF-16, Shift_JIS or Windows-1252 text",
         ) from None
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
@@ -130,6 +152,33 @@ def decode_bytes(data: bytes, path: str, compressed: bool = False) -> DecodedSou
     line_endings = kinds[0] if len(kinds) == 1 else ("mixed" if kinds else "LF")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     return DecodedSource(path, text, encoding, line_endings, compressed)
+
+
+# A "?" where a question mark does not go: before a letter, digit or another "?", alone between spaces,
+# or after a symbol. An editor saving text in an encoding that lacks a character writes "?" for it.
+_LOST_MARK = re.compile(r"\?(?=[\w?])|(?<=\s)\?(?=\s|$)|(?<![\w\s\"'’”)\]?])\?|^\?", re.MULTILINE)
+_LEGACY = {"cp1252": "Windows-1252", "cp932": "Shift_JIS"}
+
+
+def lost_characters(decoded: DecodedSource) -> IngestProblem | None:
+    """A warning when a file read from Windows-1252 or Shift_JIS has "?" marks where characters were lost.
+
+    >>> str(lost_characters(decode_bytes("Rule’s 1: ∞ and −1 ok?".encode("cp1252", "replace"), "x.txt")))
+    "x.txt:1: warning: the file is Windows-1252 text, not UTF-8, and has 2 '?' where no question mark goes (the first at line 1): characters that encoding lacks were replaced when it was saved; save it as UTF-8"
+    >>> lost_characters(decode_bytes("Is it? Yes (really?).".encode("cp1252"), "x.txt")) is None
+    True
+    """
+    if decoded.encoding not in _LEGACY:
+        return None
+    marks = [m.start() for m in _LOST_MARK.finditer(decoded.text)]
+    if not marks:
+        return None
+    line = decoded.text.count("\n", 0, marks[0]) + 1
+    return IngestProblem(
+        decoded.path, line, "warning", "lost-characters",
+        f"the file is {_LEGACY[decoded.encoding]} text, not UTF-8, and has {len(marks)} '?' where no question mark "
+        f"goes (the first at line {line}): characters that encoding lacks were replaced when it was saved; "
+        "save it as UTF-8")
 
 
 def read_source(path: str | Path, display_path: str | None = None) -> DecodedSource:

@@ -34,7 +34,7 @@ import re
 from pathlib import Path
 from typing import Iterable, Iterator, Union
 
-from .decoding import read_source
+from .decoding import lost_characters, read_source
 from .records import GlossaryEntry, IngestProblem, RuleRef
 from .rule_refs import find_citations
 
@@ -224,6 +224,7 @@ def parse_glossary_ja(path: str | Path, display_path: str | None = None,
     """
     shown = display_path or str(path)
     decoded = read_source(path, shown)
+    yield from filter(None, [lost_characters(decoded)])
     label = find_version_label(decoded.text)
     named = re.search(r"(?<!\d)(\d{8})(?!\d)", Path(path).name)
     found = label.split(".")[0] if label else (release or (named.group(1) if named else None))
@@ -274,10 +275,17 @@ def compare_glossaries(
                                 f"{mine.definition[:80]!r} there, {g.definition[:80]!r} here",
                                 g.release, "ja")
     other_source = next(iter(other_by.values())).source if other_by else "the other copy"
-    for k, g in used_by.items():
-        if k not in other_by:
-            yield IngestProblem(g.source, g.line, "warning", "glossary-copies-differ",
-                                f"glossary {name(g)}: not in {other_source}", g.release, "ja")
+    missing = [g for k, g in used_by.items() if k not in other_by]
+    for g in missing:
+        yield IngestProblem(g.source, g.line, "warning", "glossary-copies-differ",
+                            f"glossary {name(g)}: not in {other_source}", g.release, "ja")
+    if missing and other_by:
+        # Said once at the copy itself too: a copy cut short lacks the entries after its last one.
+        last = max(other_by.values(), key=lambda g: g.line or 0)
+        yield IngestProblem(last.source, last.line, "warning", "glossary-copy-short",
+                            f"{len(missing)} of the {len(used_by)} entries of {missing[0].source} are not in this "
+                            f"copy (its last entry is {name(last)}): it is cut short or incomplete",
+                            last.release, "ja")
     if list(used_by) and list(other_by) and [k for k in used_by if k in other_by] != [k for k in other_by if k in used_by]:
         first = next(iter(other_by.values()))
         yield IngestProblem(first.source, None, "warning", "glossary-copies-differ",

@@ -50,7 +50,7 @@ from typing import Iterator, Union
 
 from .card_costs import mana_cost_from_japanese, mana_value
 from .cards import CardNameIndex
-from .decoding import read_source
+from .decoding import lost_characters, read_source
 from .cr_ja import split_title
 from .records import Example, IngestProblem, Release, Rule, RuleRef, Section, SourceError
 from .rule_refs import find_citations, parent_number, rule_kind
@@ -171,6 +171,12 @@ def parse_wiki_page(path: str | Path, display_path: str | None = None, *,
     """
     shown = display_path or str(path)
     decoded = read_source(path, shown)
+    if shown.startswith(("wiki/ja/", "seeds/")) and not _JAPANESE.search(decoded.text):
+        # Saved in an encoding without Japanese (Windows-1252 writes "?" for each character), or not a page.
+        where = decoded.text[: max(decoded.text.find("?"), 0)].count("\n") + 1
+        raise SourceError(shown, where, "a page of the Japanese wiki with no Japanese character: saved in an "
+                          "encoding without Japanese, or not a wiki page; save the page as UTF-8")
+    yield from filter(None, [lost_characters(decoded)])
     documents = documents_from_text(decoded.text, shown, form)
     if not documents:
         raise SourceError(shown, None, "no wiki page found in the file (no title, no text)")

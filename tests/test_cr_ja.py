@@ -158,8 +158,11 @@ def test_glossary_differences_are_problems_at_their_line(glossary):
     assert [(p.source, p.line, p.code) for p in problems] == [
         ("wiki.txt", 9, "glossary-copies-differ"),
         (CR_JA, glossary[-1].line, "glossary-copies-differ"),
+        # the copy lacks an entry: said once more at the copy's own last entry
+        (CR_JA, max(g.line for g in changed[:-1] if g.source == CR_JA), "glossary-copy-short"),
     ]
     assert "definition differs" in problems[0].message and "not in" in problems[1].message
+    assert problems[2].message.startswith("1 of the 728 entries of ")
 
 
 def test_not_a_japanese_cr_is_one_error():

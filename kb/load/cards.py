@@ -279,7 +279,8 @@ def load_cards(ctx: BuildContext) -> None:
     in_data: set[str] = set()
     for r in records:
         if isinstance(r, IngestProblem):
-            if r.code in ("oracle-truncated", "oracle-unclosed-card", "oracle-unclosed-tag"):
+            if r.code in ("oracle-truncated", "oracle-unclosed-card", "oracle-unclosed-tag", "oracle-no-cards",
+                          "forge-no-oracle"):
                 ctx.source_failed(SourceError(r.source, r.line, r.message))
             else:
                 ctx.problems.append(r)

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ingest.cr import parse_cr_text, release_from_filename
-from ingest.decoding import read_source
+from ingest.decoding import lost_characters, read_source
 from ingest.records import (
     Example,
     GlossaryEntry,
@@ -76,6 +76,7 @@ def parse_file(path: str, relative: str, out: str, key: str) -> ParsedFile:
         parsed = ParsedFile(None, [], {}, "", "", {}, [e.path, e.line, e.message])
     else:
         records = list(parse_cr_text(decoded.text, relative, release_from_filename(Path(path).name)))
+        records += filter(None, [lost_characters(decoded)])
         rows = record_rows(records, resolve=True)
         release = next((r for r in records if isinstance(r, Release)), None)
         counts = dict(Counter(row[3] for row in rows["rules"]))
@@ -338,7 +339,8 @@ def _load_parsed(ctx: BuildContext, f: CorpusFile, is_raw: bool, parsed: ParsedF
 def read_english_release(path: Path, relative: str) -> list:
     """The records of one English CR file (for ``kb add``'s checks before it copies the file)."""
     decoded = read_source(path, relative)
-    return list(parse_cr_text(decoded.text, relative, release_from_filename(Path(path).name)))
+    return [*parse_cr_text(decoded.text, relative, release_from_filename(Path(path).name)),
+            *filter(None, [lost_characters(decoded)])]
 
 
 def _english_corpus_path(release: str) -> str:

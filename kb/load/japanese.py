@@ -33,7 +33,7 @@ from pathlib import Path
 
 from ingest.cr import release_from_filename
 from ingest.cr_ja import Heading, parse_cr_ja_text, split_title
-from ingest.decoding import read_source
+from ingest.decoding import lost_characters, read_source
 from ingest.glossary_ja import compare_glossaries, english_term_key, loose_term_key, parse_glossary_ja
 from ingest.records import GlossaryEntry, IngestProblem, Release, SourceError
 
@@ -201,7 +201,7 @@ def _load_file(ctx: BuildContext, path: Path, glossaries: dict[str, list[Glossar
     except SourceError as e:
         ctx.source_failed(e)
         return
-    records = list(parse_cr_ja_text(decoded.text, relative))
+    records = [*parse_cr_ja_text(decoded.text, relative), *filter(None, [lost_characters(decoded)])]
     release = next((r for r in records if isinstance(r, Release)), None)
     source_row = {"source": relative, "lang": "ja", "encoding": decoded.encoding,
                   "line_endings": decoded.line_endings, "compressed": int(decoded.compressed)}
@@ -234,7 +234,8 @@ def _load_file(ctx: BuildContext, path: Path, glossaries: dict[str, list[Glossar
 
 def read_japanese_release(path: Path, relative: str) -> list:
     """The records of one Japanese CR file (for ``kb add``'s checks before it copies the file)."""
-    return list(parse_cr_ja_text(read_source(path, relative).text, relative))
+    decoded = read_source(path, relative)
+    return [*parse_cr_ja_text(decoded.text, relative), *filter(None, [lost_characters(decoded)])]
 
 
 register_language(CRLanguage(

@@ -15,11 +15,20 @@ with ``--keep-going``, is an error in ``ingest_problems``):
    2 % (20090711 renumbered everything and kept its count), so a release
    under :data:`LEAST_SHARE` of every neighbour is cut short.
 
+An HTML page saved where a CR file goes (a download that got the web page or
+an error page) also stops the build, as does a translation's file that is not
+a CR (saved as Windows-1252, its text is all ``?``): an English text that is
+not a CR (the 1999 Rulings Summary) is kept as an error in ``ingest_problems``,
+but these are releases lost, not documents of another kind.
+
 The same check runs in ``kb add`` before a file is copied into the corpus
 (:func:`far_fewer`).
 """
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 from ingest.records import IngestProblem, SourceError
 
@@ -69,6 +78,14 @@ def check_releases(ctx: BuildContext) -> None:
     for p in list(ctx.problems):
         if p.severity == "error" and p.code == "truncated":
             _failed(ctx, SourceError(p.source, p.line, p.message))
+        elif p.severity == "error" and p.code == "not-a-cr" and p.source and is_html(ctx.corpus / p.source):
+            _failed(ctx, SourceError(p.source, 1, "an HTML page where a Comprehensive Rules text goes (a download "
+                                                  "that saved the web page); not loaded"))
+        elif p.severity == "error" and p.code == "not-a-cr" and p.lang not in (None, "en"):
+            # Every file of a translation's folder is a release of it (only the English archive keeps
+            # another document): one that does not parse, say saved as Windows-1252, is a release lost.
+            _failed(ctx, SourceError(p.source, p.line, f"{p.message}; every file here is a release, and a "
+                                                       "release lost stops the build"))
     rows = [tuple(r) for r in ctx.db.execute(_COUNTS_SQL)]
     added = {a.relative for a in ctx.added}
     for release, lang, source, items, glossary in rows:
@@ -78,6 +95,19 @@ def check_releases(ctx: BuildContext) -> None:
         if reason:
             _failed(ctx, SourceError(source, None, f"release {release} ({lang}) looks cut short: {reason}; "
                                                    "a truncated release is not loaded"))
+
+
+_HTML_START = re.compile(rb"\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)\b", re.IGNORECASE | re.DOTALL)
+
+
+def is_html(path: Path) -> bool:
+    """The file starts as an HTML document does (in UTF-8, or UTF-16: its zero bytes dropped)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(2048)
+    except OSError:
+        return False
+    return bool(_HTML_START.match(head.lstrip(b"\xef\xbb\xbf\xff\xfe").replace(b"\x00", b"")))
 
 
 def _failed(ctx: BuildContext, error: SourceError) -> None:

@@ -37,7 +37,7 @@ from types import ModuleType
 from typing import Callable, Iterable
 
 from ingest.cr_ja import Heading
-from ingest.decoding import read_source
+from ingest.decoding import lost_characters, read_source
 from ingest.records import IngestProblem, Release, SourceError
 
 from ..alignment import align_rules
@@ -165,7 +165,7 @@ def load_translation(ctx: BuildContext, lang: str, parse_text: Callable[[str, st
             except SourceError as e:
                 ctx.source_failed(e)
                 continue
-            records = list(parse_text(decoded.text, relative))
+            records = [*parse_text(decoded.text, relative), *filter(None, [lost_characters(decoded)])]
             release = next((r for r in records if isinstance(r, Release)), None)
             source_row = {"source": relative, "lang": lang, "encoding": decoded.encoding,
                           "line_endings": decoded.line_endings, "compressed": int(decoded.compressed)}
@@ -356,7 +356,8 @@ def _reader(lang: str):
         from ingest.cr_zh import parse_cr_zh_text
 
         parse = {"zh": parse_cr_zh_text, "ko": parse_cr_ko_text}[lang]
-        return list(parse(read_source(path, relative).text, relative))
+        decoded = read_source(path, relative)
+        return [*parse(decoded.text, relative), *filter(None, [lost_characters(decoded)])]
     return read
 
 
