@@ -238,6 +238,40 @@ def test_a_client_that_leaves_while_waiting_takes_no_slot():
     assert asyncio.run(scenario()) == (0.0, 1)  # the slot was free again, not held by the one that left
 
 
+def test_a_slot_freed_in_another_thread_wakes_a_waiter_in_its_own_event_loop():
+    # Datasette's client can be driven from several threads, each with its own loop: a slot freed in
+    # one must wake the waiter of another at once, not leave it to time out into a 503.
+    import threading
+    import time
+
+    from kb.plugin.admission import Admission
+
+    gate = Admission(slots=1, queue=10, wait=10)
+    entered, waited = threading.Event(), []
+
+    def holder():
+        async def hold():
+            await gate.enter()
+            entered.set()
+            await asyncio.sleep(0.2)
+            gate.leave(0.2)
+        asyncio.run(hold())
+
+    def waiter():
+        entered.wait(5)
+        started = time.monotonic()
+        waited.append((asyncio.run(gate.enter()), time.monotonic() - started))
+
+    threads = [threading.Thread(target=holder), threading.Thread(target=waiter)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(20)
+    (result, seconds), = waited
+    assert result is not None and seconds < 5, (result, seconds)
+    assert (gate.running, len(gate.waiters)) == (1, 0)
+
+
 def test_cheap_pages_keep_a_sql_thread_however_many_dear_requests_wait():
     from pathlib import Path
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import threading
 import time
 from collections import deque
 
@@ -62,54 +63,88 @@ def is_dear(path: str, query_string: bytes = b"") -> bool:
     return True
 
 
+class _Waiter:
+    """One request waiting for a slot: woken in its own event loop, whichever thread frees the slot."""
+
+    __slots__ = ("abandoned", "future", "granted")
+
+    def __init__(self, future: asyncio.Future) -> None:
+        self.future, self.granted, self.abandoned = future, False, False
+
+    def wake(self) -> None:
+        if not self.future.done():
+            self.future.set_result(None)
+
+
 class Admission:
     """At most ``slots`` requests at once; up to ``queue`` more wait (first come, first served)
-    for at most ``wait`` seconds each. Used from one event loop only."""
+    for at most ``wait`` seconds each.
+
+    Safe across threads and event loops (Datasette's client may be driven from several threads,
+    each with its own loop): the counts change under a lock, and a waiter is woken in its own loop
+    with ``call_soon_threadsafe``; whether it got the slot is decided under the lock, never by the
+    future, so a slot handed over just as the wait ends is taken, not lost.
+    """
 
     def __init__(self, slots: int = SLOTS, queue: int = MAX_QUEUE, wait: float = MAX_WAIT):
         self.slots, self.queue, self.wait = slots, queue, wait
         self.running = 0
-        self.waiters: deque[asyncio.Future] = deque()
+        self.waiters: deque[_Waiter] = deque()
         self.mean_seconds = 0.3  # moving average of a dear request's time once started
+        self._lock = threading.Lock()
 
     async def enter(self) -> float | None:
         """Wait for a slot: the seconds waited, or None if refused (the queue full, or waited too long)."""
-        if self.running < self.slots and not self.waiters:
-            self.running += 1
-            return 0.0
-        if len(self.waiters) >= self.queue:
-            return None
+        with self._lock:
+            if self.running < self.slots and not self.waiters:
+                self.running += 1
+                return 0.0
+            if len(self.waiters) >= self.queue:
+                return None
+            waiter = _Waiter(asyncio.get_running_loop().create_future())
+            self.waiters.append(waiter)
         started = time.monotonic()
-        waiter = asyncio.get_running_loop().create_future()
-        self.waiters.append(waiter)
         try:
-            await asyncio.wait_for(asyncio.shield(waiter), self.wait)
+            await asyncio.wait_for(asyncio.shield(waiter.future), self.wait)
         except TimeoutError:
-            if waiter.done():  # given a slot just as the wait ended: take it
-                return time.monotonic() - started
-            waiter.cancel()
-            return None
+            with self._lock:
+                if not waiter.granted:
+                    waiter.abandoned = True
+                    self._forget(waiter)
+                    return None
+            return time.monotonic() - started  # given a slot just as the wait ended: take it
         except asyncio.CancelledError:  # the client went away while waiting
-            if waiter.done() and not waiter.cancelled():
+            with self._lock:
+                granted = waiter.granted
+                if not granted:
+                    waiter.abandoned = True
+                    self._forget(waiter)
+            if granted:
                 self.leave()  # it was handed a slot: pass it on
-            else:
-                waiter.cancel()
             raise
-        finally:
-            if waiter in self.waiters:
-                self.waiters.remove(waiter)
         return time.monotonic() - started
+
+    def _forget(self, waiter: _Waiter) -> None:
+        if waiter in self.waiters:
+            self.waiters.remove(waiter)
 
     def leave(self, seconds: float | None = None) -> None:
         """A request that entered is done, after ``seconds``: its slot goes to the first waiter."""
-        if seconds is not None:
-            self.mean_seconds = 0.8 * self.mean_seconds + 0.2 * seconds
-        while self.waiters:
-            waiter = self.waiters.popleft()
-            if not waiter.done():
-                waiter.set_result(None)  # the slot passes on; running stays the same
+        with self._lock:
+            if seconds is not None:
+                self.mean_seconds = 0.8 * self.mean_seconds + 0.2 * seconds
+            while self.waiters:
+                waiter = self.waiters.popleft()
+                if not waiter.abandoned:
+                    waiter.granted = True  # the slot passes on; running stays the same
+                    break
+            else:
+                self.running -= 1
                 return
-        self.running -= 1
+        try:
+            waiter.future.get_loop().call_soon_threadsafe(waiter.wake)
+        except RuntimeError:  # its loop has closed: the request is gone, so is its slot
+            self.leave()
 
     def retry_after(self) -> int:
         """Seconds after which a refused client may find a slot: the queue ahead at today's pace."""

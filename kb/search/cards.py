@@ -36,7 +36,10 @@ ability-changing text and the layers of rule 613, …).
 >>> [m.name for m in names.find("what does a blood moon look like")]
 []
 >>> [(m.name, m.how) for m in names.find("does blood moon affect urborg tomb of yawgmot")]
-[('Urborg, Tomb of Yawgmoth', 'typo')]
+[('Blood Moon', 'exact'), ('Urborg, Tomb of Yawgmoth', 'typo')]
+
+(A name of common words typed in lower case counts when the same query types another name of
+several words in lower case too: the player writes every name that way.)
 """
 
 from __future__ import annotations
