@@ -22,20 +22,20 @@ from collections import OrderedDict
 
 from . import dense as dense_module
 
-# Answers kept, least recently used dropped first (an answer is 10-40 kB of Python objects);
+# Answers kept, least recently used dropped first (an answer is tens of kB of Python objects);
 # KB_ANSWER_CACHE=0 turns the cache off (the test suite does: its spies on the engine must run).
-SIZE = 1024
-
-
-def size() -> int:
-    """The number of answers kept: ``KB_ANSWER_CACHE``, else :data:`SIZE` (read at each search)."""
-    return int(os.environ.get("KB_ANSWER_CACHE", SIZE))
+SIZE = 512
 # Notes of answers that are lexical only because dense search could not run this time.
 MOMENTARY = ("dense search is being prepared", "the embedding model was busy")
 
 _lock = threading.Lock()
 _answers: OrderedDict[tuple, object] = OrderedDict()
-hits = 0  # answers given from the cache since the process started (bench/bench_search.py prints it)
+hits = 0  # answers given from the cache since the process started
+
+
+def size() -> int:
+    """The number of answers kept: ``KB_ANSWER_CACHE``, else :data:`SIZE` (read at each search)."""
+    return int(os.environ.get("KB_ANSWER_CACHE", SIZE))
 
 
 def clear() -> None:
@@ -45,17 +45,19 @@ def clear() -> None:
 
 
 def _database(conn) -> tuple | None:
-    """(path, size, mtime) of the main database file, or None for an in-memory one."""
+    """(path, size, mtime) of the main database file and of its write-ahead log if it has one
+    (a write in WAL mode changes only the log), or None for an in-memory database."""
     row = next((r for r in conn.execute("pragma database_list") if r[1] == "main"), None)
     if not row or not row[2] or not os.path.exists(row[2]):
         return None
     stat = os.stat(row[2])
-    return (row[2], stat.st_size, stat.st_mtime_ns)
+    wal = os.stat(row[2] + "-wal") if os.path.exists(row[2] + "-wal") else None
+    return (row[2], stat.st_size, stat.st_mtime_ns, wal and (wal.st_size, wal.st_mtime_ns))
 
 
-def _momentary(result, embedder_name: str | None) -> bool:
-    problem = dense_module.status(embedder_name) if result.notes else None
-    return any(note.startswith(MOMENTARY) or note == problem for note in result.notes)
+def _momentary(result) -> bool:
+    # An embedder that can't be loaded stays so for the process (dense._problems): not momentary.
+    return any(note.startswith(MOMENTARY) for note in result.notes)
 
 
 def cached(answer):
@@ -81,7 +83,7 @@ def cached(answer):
             result.seconds = time.monotonic() - started
             return result
         result = answer(conn, query, **options)
-        if not _momentary(result, options.get("embedder_name")):
+        if not _momentary(result):
             kept = copy.deepcopy(result)
             with _lock:
                 _answers[key] = kept
