@@ -95,8 +95,11 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=4)
     args = parser.parse_args()
     path = db_path(args.db)
-    from kb.search import dense
-    from kb.search.engine import answer, prepare
+    from kb.search import answer_cache, dense
+    from kb.search.engine import answer as remembering
+    from kb.search.engine import prepare
+
+    answer = remembering.uncached  # every search done afresh, as a first search (kb/search/answer_cache.py)
 
     print(f"start: {load()}")
     conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
@@ -115,6 +118,11 @@ def main() -> None:
         report(f"lexical path: keywords, numbers, typos{label}", t, t.cpu)
         t = timed(lambda q, others=others: answer(conn, q, dense=False, others=others), QUESTIONS, args.rounds)
         report(f"lexical path: questions (dense off){label}", t, t.cpu)
+    answer_cache.clear()
+    for q in QUESTIONS:
+        remembering(conn, q, dense=False)
+    t = timed(lambda q: remembering(conn, q, dense=False), QUESTIONS, args.rounds)
+    report("  the same asked again (answer cache)", t, t.cpu)
     model = dense.embedder()
     if model is None:
         print(f"hybrid: {dense.status()}")
@@ -124,9 +132,24 @@ def main() -> None:
         answer(conn, "warm up the model please", dense=True)
         t = timed(lambda q: answer(conn, q, dense=True), QUESTIONS, args.rounds)
         report(f"hybrid ({model.name}): questions", t, t.cpu)
+        for q in QUESTIONS:
+            remembering(conn, q, dense=True)
+        t = timed(lambda q: remembering(conn, q, dense=True), QUESTIONS, args.rounds)
+        report("  the same asked again (answer cache)", t, t.cpu)
         report(f"  of which: one query embedding ({model.name})", timed(lambda q: model.query([q]), QUESTIONS,
                                                                           args.rounds))
 
+    for cache in ("0", str(answer_cache.SIZE)):
+        os.environ["KB_ANSWER_CACHE"] = cache  # the server's; off: every request a first search
+        print(f"/-/search.json with KB_ANSWER_CACHE={cache}"
+              + (" (each query asked --rounds times: all but the first from the cache)" if cache != "0" else ""))
+        serve(path, args)
+    os.environ.pop("KB_ANSWER_CACHE")
+    cli(path)
+
+
+def serve(path, args) -> None:
+    """``/-/search.json`` from 1 and ``--clients`` threads at once against a real server."""
     with running_server(path) as base:
         queries = KEYWORDS + QUESTIONS
         with httpx.Client(base_url=base, timeout=60) as client:  # the server loads its lists and model
@@ -153,6 +176,9 @@ def main() -> None:
                    [ms for ms, _, _ in results])
             print(f"{'':<52} errors: {len(errors)}")
 
+
+def cli(path) -> None:
+    """``kb search`` as a new process, beside ``kb --help``."""
     times, cpu = [], []
     for q in ("discover", "rule 704.5a", "呪禁"):
         t0, before = time.perf_counter(), os.times()

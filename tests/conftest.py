@@ -12,6 +12,8 @@ import pytest
 from kb.corpus import CorpusNotFound, find_corpus
 
 FIXTURES = Path(__file__).parent / "fixtures"
+# Every test searches afresh (spies on the engine must see it run); tests/test_answer_cache.py turns it on.
+os.environ.setdefault("KB_ANSWER_CACHE", "0")
 
 
 @pytest.fixture(scope="session")

@@ -41,7 +41,7 @@ import numpy as np
 
 CACHE_DIR = Path(os.environ.get("KB_CACHE_DIR", Path.home() / ".cache" / "mtg-rules-kb")) / "vectors"
 QUERY_WAIT = 2.0  # seconds a query waits for the model before answering lexically
-QUERY_CACHE = 512  # query vectors remembered per model
+QUERY_CACHE = 4096  # query vectors remembered per model (1.5 kB each: 711 eval questions overran 512)
 BATCH = 16  # passages per call when filling: small, so that queries get the model between batches
 # What gets vectors: the CR of the default search in English and Japanese (rulings and cards,
 # and the Chinese and Korean CRs, are searched lexically).

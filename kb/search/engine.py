@@ -32,8 +32,8 @@ import re
 import time
 from dataclasses import asdict, dataclass, field, replace
 
+from . import answer_cache, warm
 from . import dense as dense_module
-from . import warm
 from .card_rules import card_ranking
 from .cards import CardMention
 from .fts import MARK_END, MARK_START, KeywordNames, english_key, english_stems
@@ -1196,3 +1196,7 @@ def _explain(result: Answer) -> None:
                          + (f" (not searched for: {', '.join(plan.dropped)})" if plan.dropped else ""))
     elif plan.unknown:
         notes.append(f"not in the rules: {', '.join(plan.unknown)}")
+
+
+# The same search of the same database asked again is answered from memory (:mod:`.answer_cache`).
+answer = answer_cache.cached(answer)
