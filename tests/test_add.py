@@ -133,25 +133,6 @@ def test_adding_the_newest_release_gives_the_database_a_full_build_gives(full_db
     assert_same_database(full_db, db)
 
 
-def test_adding_a_release_between_two_others_splits_their_pair(corpus, tmp_path):
-    """Added without the cache: the pair 20260116 → 20260417 gives way to two pairs. (The two full
-    builds use the shared cache: what they give does not depend on it, tests/test_build_cache.py.)"""
-    names = ["MagicCompRules_20260116.txt", "MagicCompRules_20260227.txt", "MagicCompRules_20260417.txt"]
-    whole = make_corpus(tmp_path / "whole", corpus, names)
-    build_database(tmp_path / "whole.db", whole, show_progress=False)
-    part = make_corpus(tmp_path / "part", corpus, [names[0], names[2]])
-    db = tmp_path / "part.db"
-    build_database(db, part, show_progress=False)
-    pairs = [tuple(r) for r in sqlite3.connect(db).execute(
-        "select old_release, new_release from release_pairs where lang = 'en'"
-        " and old_completeness = 'whole' and new_completeness = 'whole'")]
-    assert pairs == [("20260116", "20260417")]
-    result = CliRunner().invoke(cli, ["add", str(corpus / "cr" / "en" / names[1]), "--corpus", str(part),
-                                      "--db", str(db), "--no-cache", "-q"])
-    assert result.exit_code == 0, result.output
-    assert_same_database(tmp_path / "whole.db", db)
-
-
 def test_a_truncated_file_is_refused_and_nothing_changes(full_db, corpus, tmp_path):
     db = tmp_path / "kb.db"
     db.write_bytes(full_db.read_bytes())
