@@ -8,7 +8,9 @@ Eternalize is an activated ability that functions while its card is in a graveya
 
 :func:`eternalize` activates it: sorcery timing is checked (Timing and Priority — CR 117.1a), the mana is paid and
 the card exiled as costs (Activating Activated Abilities — CR 602.2b), and the ability resolves at once — the model
-doesn't put it on the stack, where in a scenario nothing would respond to it.
+doesn't put it on the stack, where in a scenario nothing would respond to it. It is reached by its own step
+(``do = "eternalize"``) and by ``do = "activate"`` with ``ability = "Eternalize"`` (:data:`ACTIVATE`), as XMage's
+``activateAbility(…, "Eternalize")`` names it.
 
 >>> from executable_rules.model import OracleCard
 >>> wits = OracleCard.simple("Champion of Wits", "{2}{U}", "Creature", subtypes=("Naga", "Wizard"),
@@ -80,6 +82,15 @@ def eternalize(state: GameState, player: str, card: int, *, choose: Chooser = fi
         state.emit(EventKind.MOVE, player, (token,), names=(name,), destination="battlefield",
                    detail="a token enters", citation=Citation("Tokens", "111.1"))
     return token
+
+
+def activate_keyword(state: GameState, player: str, card: int, *, choose: Chooser = first_legal) -> None:
+    """``do = "activate"`` with ``ability = "Eternalize"``: the same as :func:`eternalize`."""
+    eternalize(state, player, card, choose=choose)
+
+
+ACTIVATE = activate_keyword
+"""How the engine's activate path reaches this keyword's ability (it has no Oracle text the grammar reads)."""
 
 
 def run_step(run: Any, step: dict[str, Any], player: str, choose: Chooser) -> None:

@@ -191,6 +191,11 @@ def restrictions(state: GameState, card: int) -> list[tuple[str, str]]:
             if not affects(state, permanent, who, target):
                 continue
             line = a.text.replace("~", permanent.oracle.name)
+            only_with = re.search(r"except by creatures with (\w+)(?: or (\w+))?\.$", line)
+            if only_with:            # "except by creatures with flying or reach" (Signal Pest): Declare Blockers Step — CR 509.1b
+                found.append(("be blocked except by " + " or ".join(k.capitalize() for k in only_with.groups() if k),
+                              line))
+                continue
             if "alone" in line or "except by" in line:
                 raise Unimplemented(f"{permanent.oracle.name}: {line}")
             if a.static == "cant_block":
@@ -396,7 +401,8 @@ def block_problem(state: GameState, blocker: int, attacker: int) -> tuple[str, C
                                                                                    and "Flying" not in a_kw):
             return f"{b.display_name} can't block {a_name}: {line}", _cite("509.1b")
     for kind, line in restrictions(state, attacker):
-        if kind == "be blocked" or (kind.startswith("be blocked by ") and kind[14:] in b_ch.subtypes):
+        if kind == "be blocked" or (kind.startswith("be blocked by ") and kind[14:] in b_ch.subtypes) or (
+                kind.startswith("be blocked except by ") and not set(kind[21:].split(" or ")) & b_kw):
             return f"{a_name} can't be blocked by {b.display_name}: {line}", _cite("509.1b")
     walk = landwalk_problem(state, attacker, defender)
     if walk:
@@ -679,6 +685,39 @@ def combat_damage(state: GameState, choose: Chooser = first_legal, assign: Mappi
     _deal(state, second, assign)
     _update(state, damage_steps=2)
     resolve_stack(state, choose)
+
+
+def enter_attacking(state: GameState, player: str, card: int, choose: Chooser = first_legal) -> None:
+    """``card`` was put onto the battlefield attacking under ``player``'s control: its controller chooses a defending
+    player or a planeswalker one controls for it to attack (Declare Attackers Step — CR 508.4); it is attacking but
+    never "attacked", so no attack trigger. Out of combat or under a player who isn't attacking, it just enters
+    (Combat Phase — CR 506.3b)."""
+    from ..choices import Decision, Option, decide
+    combat = state.combat
+    name = state.cards[card].display_name
+    if combat is None or player != state.active or "Creature" not in characteristics(state, card).types:
+        state.emit(EventKind.NOTHING, player, (card,), detail=f"{name} enters, but it is never an attacking creature",
+                   citation=_cite("506.3b"))
+        return
+    choices: list[ObjectRef | str] = []
+    for opponent in state.opponents(player):
+        if opponent.lost:
+            continue
+        choices.append(opponent.name)
+        choices += [state.ref(c.id) for c in state.permanents() if c.controller == opponent.name
+                    and "Planeswalker" in characteristics(state, c.id).types]
+    if not choices:
+        return
+    attacked = choices[0] if len(choices) == 1 else decide(state, Decision.of(
+        player, f"which does {name} attack", _cite("508.4"),
+        [Option(f"attack {c if isinstance(c, str) else state.cards[c.card].display_name}", c) for c in choices]),
+        choose).value
+    what = attacked if isinstance(attacked, str) else state.cards[attacked.card].display_name
+    state.set(state, "combat", Combat(combat.attackers + ((state.ref(card), attacked),), combat.blocks,
+                                      combat.blockers_declared, combat.blocked, combat.first_strikers,
+                                      combat.damage_steps))
+    state.emit(EventKind.NOTHING, player, (card,), detail=f"{name} enters attacking {what}; it never attacked",
+               citation=_cite("508.4"))
 
 
 def _update(state: GameState, *, first_strikers: frozenset[ObjectRef] | None = None,

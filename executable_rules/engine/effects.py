@@ -867,8 +867,16 @@ def create_token(state: GameState, ctx: Context, node: Node, choose: Chooser) ->
     for count_node, desc in zip(counts, descs):
         count = ctx.x if text(count_node).lower() == "x" else amount_of(count_node, ctx.x)
         oracle = token_card(desc)
+        tapped_node = _child(desc, "token_tapped")
+        entering = text(tapped_node).lower() if tapped_node is not None else ""
         for player in players(state, ctx, node):
-            made += create_tokens(state, player, oracle, count)
+            tokens = create_tokens(state, player, oracle, count)
+            for token in tokens if entering else ():      # "… that's tapped and attacking" (Hero of Bladehold)
+                state.set(state.cards[token], "tapped", True)
+                if "attacking" in entering:
+                    from .combat import enter_attacking
+                    enter_attacking(state, player, token, choose)
+            made += tokens
     ctx.them = made                 # "Sacrifice them at the beginning of the next end step"
     if made:
         ctx.it = made[0]

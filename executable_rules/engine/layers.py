@@ -323,6 +323,8 @@ def matches(state: GameState, controller: str, node: Node, card_id: int, source:
             return False
         if a in ("tapped", "untapped") and card.tapped != (a == "tapped"):
             return False
+        if a in ("attacking", "blocking", "attacking or blocking") and not _in_combat_as(state, card_id, a):
+            return False
         if a in TYPE_WORDS and TYPE_WORDS[a] not in types:
             return False
         if adjective[:1].isupper() and adjective not in subtypes:
@@ -354,6 +356,18 @@ def matches(state: GameState, controller: str, node: Node, card_id: int, source:
                                                          "planeswalker", "permanent", "creature or planeswalker"}:
         return False
     return True
+
+
+def _in_combat_as(state: GameState, card_id: int, quality: str) -> bool:
+    """Whether the permanent is an attacking or blocking creature now, read from the combat record alone, since
+    this runs while continuous effects are being applied.
+    Declare Attackers Step — CR 508.1k; Declare Blockers Step — CR 509.1g"""
+    combat = state.combat
+    if combat is None:
+        return False
+    attacking = any(state.is_current(ref) and ref.card == card_id for ref, _ in combat.attackers)
+    blocking = any(state.is_current(ref) and ref.card == card_id for ref, _ in combat.blocks)
+    return {"attacking": attacking, "blocking": blocking, "attacking or blocking": attacking or blocking}[quality]
 
 
 def _defending_player(state: GameState, source: int | None) -> str | None:

@@ -746,6 +746,22 @@ def _pay_costs(state: GameState, player: str, card: int, costs: Tree[Token], cho
             state.emit(EventKind.MOVE, player, (card,), names=(c.oracle.name,), source=source,
                        destination=owner.graveyard.label, detail="discarded as a cost",
                        citation=Citation("Discard", "701.9a"))
+        elif item.data == "cost_discard" and any(True for _ in item.find_pred(lambda t: t.data in ("one", "n"))):
+            # "Discard a card:", "Discard two cards:": the player chooses them as the cost is paid; without enough
+            # cards in hand it can't be paid. Activating Activated Abilities — CR 602.2b; Costs — CR 118.3
+            from ..actions.discard import discard
+            from .selectors import amount_of
+            count = amount_of(next(item.find_data("n"), None), x)
+            for paid in range(count):
+                pool = [h for h in state.player(player).hand.cards if h != card]
+                if not pool:
+                    raise IllegalChoice(f"activate {name}", f"{player} has no card left in hand to discard ({words})",
+                                        Citation("Costs", "118.3"))
+                answer = decide(state, Decision.of(player, f"{name}: {words} ({paid + 1} of {count})",
+                                                   Citation("Activating Activated Abilities", "602.2b"),
+                                                   [Option(f"discard {state.cards[h].display_name}", h) for h in pool]),
+                                choose)
+                discard(state, player, answer.value, detail="discarded as a cost")
         elif item.data == "cost_loyalty":
             # Put on or remove loyalty counters (Loyalty Abilities — CR 606.4); a negative cost needs that many (606.6).
             amount = str(item.children[0]).strip("[]")
