@@ -109,18 +109,19 @@ def test_round_7_is_a_new_held_out_set_split_by_its_seed():
         assert all((rows[i]["part"] == "tuning") == (i in tuning) for i in idx)
 
 
-def test_round_8_is_a_new_held_out_set_split_by_its_seed():
+@pytest.mark.parametrize("path,seed", [(ROUND_8, 20261208), (ROUND_9, 20261209)], ids=["r8", "r9"])
+def test_a_round_is_a_new_held_out_set_split_by_its_seed(path, seed):
     """42 questions from pages and trackers no other set names, none of theirs; parts as the file's
-    header says they were drawn: the indices in file order shuffled with random.Random(20261208), the
+    header says they were drawn: the indices in file order shuffled with random.Random(seed), the
     first half (rounded up) tuning."""
     import random
 
-    rows = _questions(ROUND_8)
+    rows = _questions(path)
     assert len(rows) >= 40 and {r["lang"] for r in rows} == {"en"}
     assert all(r["source"].startswith("http") and r["cards"] and r["expect"] and len(r["q"]) <= 400 for r in rows)
     others: set[str] = set()
     for name in sorted(p.name for p in (ROOT / "tests" / "data").glob("*.toml")):
-        if name == ROUND_8.name:
+        if name == path.name:
             continue
         text = (ROOT / "tests" / "data" / name).read_text(encoding="utf-8")
         with open(ROOT / "tests" / "data" / name, "rb") as f:
@@ -128,31 +129,7 @@ def test_round_8_is_a_new_held_out_set_split_by_its_seed():
         assert not [r["source"] for r in rows if r["source"] in text], name  # their sources, named anywhere
     assert not {r["q"] for r in rows} & others and len({r["q"] for r in rows}) == len(rows)
     idx = list(range(len(rows)))
-    random.Random(20261208).shuffle(idx)
-    tuning = set(idx[:(len(idx) + 1) // 2])
-    assert all((rows[i]["part"] == "tuning") == (i in tuning) for i in idx)
-
-
-def test_round_9_is_a_new_held_out_set_split_by_its_seed():
-    """42 questions from pages and trackers no other set names, none of theirs; parts as the file's
-    header says they were drawn: the indices in file order shuffled with random.Random(20261209), the
-    first half (rounded up) tuning."""
-    import random
-
-    rows = _questions(ROUND_9)
-    assert len(rows) >= 40 and {r["lang"] for r in rows} == {"en"}
-    assert all(r["source"].startswith("http") and r["cards"] and r["expect"] and len(r["q"]) <= 400 for r in rows)
-    others: set[str] = set()
-    for name in sorted(p.name for p in (ROOT / "tests" / "data").glob("*.toml")):
-        if name == ROUND_9.name:
-            continue
-        text = (ROOT / "tests" / "data" / name).read_text(encoding="utf-8")
-        with open(ROOT / "tests" / "data" / name, "rb") as f:
-            others |= {c["q"] for c in tomllib.load(f).get("query", [])}
-        assert not [r["source"] for r in rows if r["source"] in text], name  # their sources, named anywhere
-    assert not {r["q"] for r in rows} & others and len({r["q"] for r in rows}) == len(rows)
-    idx = list(range(len(rows)))
-    random.Random(20261209).shuffle(idx)
+    random.Random(seed).shuffle(idx)
     tuning = set(idx[:(len(idx) + 1) // 2])
     assert all((rows[i]["part"] == "tuning") == (i in tuning) for i in idx)
 

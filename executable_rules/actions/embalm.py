@@ -28,14 +28,16 @@ step (``do = "embalm"``) and by ``do = "activate"`` with ``ability = "Embalm"`` 
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from ..choices import Chooser, first_legal
-from ..citation import Citation
 from ..designations import designate, has_designation
-from ..errors import IllegalChoice
-from ..model import EventKind, GameState, ManaCost, OracleCard, ZoneKind
+from ..model import GameState, ManaCost, OracleCard
+from ._graveyard_token_copy import (
+    activate_from_graveyard,
+    keyword_mana_cost,
+    zombie_token_copy,
+)
 
 KEYWORD = "Embalm"
 KIND = "keyword ability"
@@ -51,19 +53,12 @@ EMBALMED = "embalmed"
 
 def embalm_cost(oracle: OracleCard) -> ManaCost | None:
     """The card's "Embalm [mana cost]"; None without one."""
-    argument = oracle.parsed.keyword_argument(KEYWORD)
-    try:
-        return ManaCost.parse(argument) if argument and argument.startswith("{") else None
-    except ValueError:
-        return None
+    return keyword_mana_cost(oracle, KEYWORD)
 
 
 def embalmed(oracle: OracleCard) -> OracleCard:
     """The token's copiable values: the card's, except white, no mana cost, and a Zombie too (702.128a)."""
-    face = oracle.main
-    subtypes = face.subtypes if "Zombie" in face.subtypes else (*face.subtypes, "Zombie")
-    token_face = dataclasses.replace(face, mana_cost=None, subtypes=subtypes)
-    return dataclasses.replace(oracle, faces=(token_face,), color_indicator=frozenset({"W"}), is_token=True)
+    return zombie_token_copy(oracle, "W")
 
 
 def is_embalmed(state: GameState, permanent: int) -> bool:
@@ -73,30 +68,10 @@ def is_embalmed(state: GameState, permanent: int) -> bool:
 
 def embalm(state: GameState, player: str, card: int, *, choose: Chooser = first_legal) -> int:
     """``player`` activates ``card``'s embalm ability; return the token."""
-    from ..engine.mana import pay_mana
-    from .exile import exile
-    c = state.cards[card]
-    name = c.oracle.name
-    cost = embalm_cost(c.oracle)
-    if cost is None:
-        raise IllegalChoice(f"embalm {name}", f"{name} has no embalm cost in mana", Citation(KEYWORD, "702.128a"))
-    if state.zone_of(card) is not state.player(player).graveyard:
-        raise IllegalChoice(f"embalm {name}", f"embalm works only from its owner's graveyard; {name} is in "
-                            f"{state.zone_of(card).label}", Citation(KEYWORD, "702.128a"))
-    if state.stack.cards or state.active != player or "main" not in state.step:
-        raise IllegalChoice(f"embalm {name}", "activate only as a sorcery: in its controller's main phase with "
-                            "an empty stack", Citation("Timing and Priority", "117.1a"))
-    with state.action(f"embalm {name}"):
-        pay_mana(state, player, cost, choose, f"{name}'s embalm ability")
-        exile(state, player, card, detail="exiled from the graveyard: a cost of embalm")
-        token = state.add_card(embalmed(c.oracle), player, ZoneKind.BATTLEFIELD)
-        designate(state, token, EMBALMED)
-        state.emit(EventKind.CREATE, player, (token,), names=(name,), destination="battlefield",
-                   detail="an embalmed token that's a copy of it, except it's a white Zombie with no mana cost",
-                   citation=Citation(KEYWORD, "702.128b"))
-        state.emit(EventKind.MOVE, player, (token,), names=(name,), destination="battlefield",
-                   detail="a token enters", citation=Citation("Tokens", "111.1"))
-    return token
+    return activate_from_graveyard(
+        state, player, card, keyword=KEYWORD, rule="702.128a", token_copy=embalmed, choose=choose,
+        created="an embalmed token that's a copy of it, except it's a white Zombie with no mana cost",
+        created_rule="702.128b", on_create=lambda token: designate(state, token, EMBALMED))
 
 
 def activate_keyword(state: GameState, player: str, card: int, *, choose: Chooser = first_legal) -> None:

@@ -22,13 +22,15 @@ doesn't put it on the stack, where in a scenario nothing would respond to it. It
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from ..choices import Chooser, first_legal
-from ..citation import Citation
-from ..errors import IllegalChoice
-from ..model import EventKind, GameState, ManaCost, OracleCard, ZoneKind
+from ..model import GameState, ManaCost, OracleCard
+from ._graveyard_token_copy import (
+    activate_from_graveyard,
+    keyword_mana_cost,
+    zombie_token_copy,
+)
 
 KEYWORD = "Eternalize"
 KIND = "keyword ability"
@@ -42,46 +44,19 @@ STEP_KEYS = {"player", "card"}
 
 def eternalize_cost(oracle: OracleCard) -> ManaCost | None:
     """The card's "Eternalize [mana cost]"; None without one."""
-    argument = oracle.parsed.keyword_argument(KEYWORD)
-    try:
-        return ManaCost.parse(argument) if argument and argument.startswith("{") else None
-    except ValueError:
-        return None
+    return keyword_mana_cost(oracle, KEYWORD)
 
 
 def eternalized(oracle: OracleCard) -> OracleCard:
     """The token's copiable values: the card's, except black, 4/4, no mana cost, and a Zombie too (702.129a)."""
-    face = oracle.main
-    subtypes = face.subtypes if "Zombie" in face.subtypes else (*face.subtypes, "Zombie")
-    token_face = dataclasses.replace(face, mana_cost=None, power="4", toughness="4", subtypes=subtypes)
-    return dataclasses.replace(oracle, faces=(token_face,), color_indicator=frozenset({"B"}), is_token=True)
+    return zombie_token_copy(oracle, "B", power="4", toughness="4")
 
 
 def eternalize(state: GameState, player: str, card: int, *, choose: Chooser = first_legal) -> int:
     """``player`` activates ``card``'s eternalize ability; return the token."""
-    from ..engine.mana import pay_mana
-    from .exile import exile
-    c = state.cards[card]
-    name = c.oracle.name
-    cost = eternalize_cost(c.oracle)
-    if cost is None:
-        raise IllegalChoice(f"eternalize {name}", f"{name} has no eternalize cost in mana", Citation(KEYWORD, "702.129a"))
-    if state.zone_of(card) is not state.player(player).graveyard:
-        raise IllegalChoice(f"eternalize {name}", f"eternalize works only from its owner's graveyard; {name} is in "
-                            f"{state.zone_of(card).label}", Citation(KEYWORD, "702.129a"))
-    if state.stack.cards or state.active != player or "main" not in state.step:
-        raise IllegalChoice(f"eternalize {name}", "activate only as a sorcery: in its controller's main phase with "
-                            "an empty stack", Citation("Timing and Priority", "117.1a"))
-    with state.action(f"eternalize {name}"):
-        pay_mana(state, player, cost, choose, f"{name}'s eternalize ability")
-        exile(state, player, card, detail="exiled from the graveyard: a cost of eternalize")
-        token = state.add_card(eternalized(c.oracle), player, ZoneKind.BATTLEFIELD)
-        state.emit(EventKind.CREATE, player, (token,), names=(name,), destination="battlefield",
-                   detail="a token that's a copy of it, except it's a 4/4 black Zombie with no mana cost",
-                   citation=Citation(KEYWORD, "702.129a"))
-        state.emit(EventKind.MOVE, player, (token,), names=(name,), destination="battlefield",
-                   detail="a token enters", citation=Citation("Tokens", "111.1"))
-    return token
+    return activate_from_graveyard(
+        state, player, card, keyword=KEYWORD, rule="702.129a", token_copy=eternalized, choose=choose,
+        created="a token that's a copy of it, except it's a 4/4 black Zombie with no mana cost", created_rule="702.129a")
 
 
 def activate_keyword(state: GameState, player: str, card: int, *, choose: Chooser = first_legal) -> None:
