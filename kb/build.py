@@ -439,6 +439,7 @@ def _peak_rss_mb() -> float:
 
 def _run_steps(ctx: BuildContext, selected: Sequence[Step]) -> None:
     for step in selected:
+        _stop_if_interrupted()
         policy = step.on_add if ctx.mode == "add" else SELF
         if policy == INDEPENDENT:
             continue
@@ -484,14 +485,28 @@ def _signals_raise() -> Iterator[None]:
         return
 
     def interrupted(signum, _frame):
+        # Remembered as well as raised: a signal landing in a callback whose exceptions Python ignores
+        # (logging's at-fork lock release, as a worker is forked) loses the raise, and the build went on.
+        _pending_signals.append(signum)
         raise BuildInterrupted(f"interrupted by {signal.Signals(signum).name}")
 
     previous = {s: signal.signal(s, interrupted) for s in (signal.SIGTERM, signal.SIGHUP)}
+    _pending_signals.clear()
     try:
         yield
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
+        _pending_signals.clear()
+
+
+_pending_signals: list[int] = []
+
+
+def _stop_if_interrupted() -> None:
+    """Raise :class:`BuildInterrupted` for a signal whose raise was lost (checked before each step)."""
+    if _pending_signals:
+        raise BuildInterrupted(f"interrupted by {signal.Signals(_pending_signals[0]).name}")
 
 
 def worker_initializer() -> None:
