@@ -509,15 +509,16 @@ def _stop_if_interrupted() -> None:
         raise BuildInterrupted(f"interrupted by {signal.Signals(_pending_signals[0]).name}")
 
 
-def worker_initializer() -> None:
+def worker_initializer(build_pid: int | None = None) -> None:
     """Run in each worker process: die with the build (Linux ``PR_SET_PDEATHSIG``), leave Ctrl-C to it.
 
     Without this a worker whose build was killed lives on, holding the
-    deleted temporary database open.
+    deleted temporary database open. ``build_pid`` is the build's pid, taken before the fork: a
+    parent read here would already be the reaper if the build died in between.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    parent = os.getppid()
+    parent = os.getppid() if build_pid is None else build_pid
     if sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(None, use_errno=True)
@@ -537,7 +538,7 @@ def worker_pool(workers: int) -> Iterator:
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     before = set(multiprocessing.active_children())
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method),
-                               initializer=worker_initializer)
+                               initializer=worker_initializer, initargs=(os.getpid(),))
     try:
         yield pool
     except BaseException:
